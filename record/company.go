@@ -1,0 +1,79 @@
+package record
+
+// Company is a company profile as ingested, stored and served. Field names
+// follow the spec's "Company profile" table; the fields after MXProvider are
+// the ones discovery filters and append datasets need beyond the profile.
+type Company struct {
+	Domain         string             `json:"domain"`
+	Name           string             `json:"name"`
+	Status         Status             `json:"status"`
+	Score          int                `json:"score"`
+	StartDate      string             `json:"start_date,omitempty"`
+	EndDate        *string            `json:"end_date"`
+	Address        Address            `json:"address"`
+	Phones         []string           `json:"phones"`
+	PublicEmails   []string           `json:"public_emails"`
+	SocialURLs     []string           `json:"social_urls"`
+	Description    string             `json:"description"`
+	Keywords       map[string]float64 `json:"keywords"`
+	IndustryGroups map[string]float64 `json:"industry_groups"`
+	Employees      string             `json:"employees"`
+	RedirectDomain *string            `json:"redirect_domain"`
+	UpdateDate     string             `json:"update_date,omitempty"`
+	MXProvider     string             `json:"mx_provider"`
+
+	// RevenueRange is one of RevenueBuckets, or empty when unknown.
+	RevenueRange   string   `json:"revenue_range,omitempty"`
+	BusinessModels []string `json:"business_models,omitempty"`
+	Languages      []string `json:"languages,omitempty"`
+	Vendors        []string `json:"vendors,omitempty"`
+	Subdomains     []string `json:"subdomains,omitempty"`
+	// SiteText is text from the company's website; phrase matching and the
+	// embedder read it, profiles do not return it.
+	SiteText string `json:"site_text,omitempty"`
+}
+
+// Status is the operating status of a company with the confidence of that call.
+type Status struct {
+	Status     string  `json:"status"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Address is a postal address; Country is ISO-3166-1 alpha-2 and State an
+// ISO 3166-2 subdivision code (for example "US-CA").
+type Address struct {
+	Street  string `json:"street,omitempty"`
+	City    string `json:"city,omitempty"`
+	State   string `json:"state,omitempty"`
+	Zip     string `json:"zip,omitempty"`
+	Country string `json:"country,omitempty"`
+}
+
+// Closed reports whether the company is known to have stopped operating.
+func (c *Company) Closed() bool { return c.Status.Status == StatusClosed }
+
+// Industries returns the company's industry labels, strongest first.
+func (c *Company) Industries() []string { return sortedKeys(c.IndustryGroups) }
+
+// SocialNetworks returns the distinct networks of the company's social URLs.
+func (c *Company) SocialNetworks() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, u := range c.SocialURLs {
+		if n := SocialNetworkOf(u); n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// LeadGen reports whether the company looks like a lead-generation site:
+// a low digital footprint and no phone, email or social profile.
+func (c *Company) LeadGen() bool {
+	return c.Score < LeadGenMaxScore && len(c.Phones) == 0 && len(c.PublicEmails) == 0 && len(c.SocialURLs) == 0
+}
+
+// LeadGenMaxScore is the digital-footprint score below which a site with no
+// contact channel counts as suspected lead generation.
+const LeadGenMaxScore = 100

@@ -1,0 +1,79 @@
+package record
+
+import "testing"
+
+func TestIndustriesAreFiftyThreeUniqueUppercase(t *testing.T) {
+	if len(Industries) != 53 {
+		t.Fatalf("got %d industries, want 53", len(Industries))
+	}
+	seen := map[string]bool{}
+	for _, s := range Industries {
+		if seen[s] {
+			t.Errorf("duplicate industry %q", s)
+		}
+		seen[s] = true
+		for _, r := range s {
+			if !(r >= 'A' && r <= 'Z' || r == '_') {
+				t.Errorf("industry %q is not uppercase snake case", s)
+			}
+		}
+	}
+	for _, s := range []string{"SAAS", "SOFTWARE", "FINANCIAL_SERVICES", "HEALTHCARE", "CLOUD_COMPUTING", "CYBERSECURITY", "IT_SERVICES"} {
+		if !seen[s] {
+			t.Errorf("spec industry %q missing", s)
+		}
+	}
+}
+
+func TestEmployeeBucket(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, ""}, {1, "1-10"}, {10, "1-10"}, {11, "11-50"}, {200, "51-200"}, {1000, "501-1000"}, {10000, "5001-10000"}, {10001, "10001+"}, {927839, "10001+"}} {
+		if got := EmployeeBucket(tc.n); got != tc.want {
+			t.Errorf("EmployeeBucket(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestRevenueBucket(t *testing.T) {
+	for _, tc := range []struct {
+		usd  int64
+		want string
+	}{{0, "<1M"}, {999_999, "<1M"}, {1_000_000, "1-10M"}, {99_999_999, "10-100M"}, {100_000_000, "100M-1B"}, {5_000_000_000, ">1B"}} {
+		if got := RevenueBucket(tc.usd); got != tc.want {
+			t.Errorf("RevenueBucket(%d) = %q, want %q", tc.usd, got, tc.want)
+		}
+	}
+}
+
+func TestSocialNetworkOf(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"https://www.linkedin.com/company/acme", "linkedin"},
+		{"https://de.linkedin.com/company/acme", "linkedin"},
+		{"twitter.com/acme", "twitter"},
+		{"https://x.com/acme", "x"},
+		{"https://play.google.com/store/apps/details?id=x", "googleplay"},
+		{"https://bsky.app/profile/acme", "bluesky"},
+		{"https://example.com/acme", ""},
+		{"::::", ""},
+	} {
+		if got := SocialNetworkOf(tc.in); got != tc.want {
+			t.Errorf("SocialNetworkOf(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLeadGen(t *testing.T) {
+	c := Company{Score: 40}
+	if !c.LeadGen() {
+		t.Error("low score without contact channels should be lead-gen")
+	}
+	c.Phones = []string{"+15551234567"}
+	if c.LeadGen() {
+		t.Error("a phone number clears the lead-gen suspicion")
+	}
+	if (&Company{Score: 300}).LeadGen() {
+		t.Error("a high score is not lead-gen")
+	}
+}
