@@ -1,0 +1,527 @@
+// Package embedded is the default index.Engine: an in-process index that
+// needs no external service. Profiles and index entries are persisted in a
+// Pebble key-value store inside the data directory; filters are answered
+// from in-memory roaring bitmaps and columns rebuilt from the persisted
+// entries at open; vector search is an exact cosine scan over the filtered
+// candidates.
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/cockroachdb/pebble"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/record"
+)
+
+var _ index.Engine = (*Engine)(nil)
+
+// Key layout in Pebble. Entries (x/) are what Open scans; profiles (p/) and
+// folded text (t/) are read only for hits and phrase checks.
+const (
+	prefixEntry   = "x/"
+	prefixProfile = "p/"
+	prefixText    = "t/"
+	keyMeta       = "m/meta"
+	keyModel      = "m/model"
+)
+
+// chunkDocs is the number of vectors per allocation chunk: growing the index
+// never copies the vectors already stored.
+const chunkDocs = 1 << 16
+
+// Options tune an embedded engine.
+type Options struct {
+	// CacheBytes is Pebble's block cache size; 0 means 64 MiB.
+	CacheBytes int64
+}
+
+// Engine is the embedded index. It is safe for concurrent use; writes are
+// serialized.
+type Engine struct {
+	dir string
+	db  *pebble.DB
+
+	writeMu sync.Mutex // serializes writers (Pebble batch + in-memory apply)
+
+	mu      sync.RWMutex // guards everything below
+	meta    *index.Meta
+	dim     int
+	ids     map[string]uint32
+	domains []string
+	free    []uint32
+	chunks  [][]float32
+	scores  []int16
+	starts  []int32
+	live    *roaring.Bitmap
+	post    [numKeyword]map[string]*roaring.Bitmap
+	exists  map[uint8]*roaring.Bitmap
+}
+
+// Open opens (creating if needed) the index stored in dir. It fails with an
+// error wrapping index.ErrLocked when another process holds dir.
+func Open(dir string, opt Options) (*Engine, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create index dir %s: %w", dir, err)
+	}
+	cache := opt.CacheBytes
+	if cache <= 0 {
+		cache = 64 << 20
+	}
+	c := pebble.NewCache(cache)
+	defer c.Unref()
+	db, err := pebble.Open(dir, &pebble.Options{
+		Cache:                       c,
+		MemTableSize:                64 << 20,
+		MaxConcurrentCompactions:    func() int { return 2 },
+		L0CompactionThreshold:       4,
+		L0StopWritesThreshold:       64,
+		LBaseMaxBytes:               256 << 20,
+		DisableAutomaticCompactions: false,
+		Logger:                      quietLogger{},
+	})
+	if err != nil {
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "lock") {
+			return nil, fmt.Errorf("open index %s: %w (%v)", dir, index.ErrLocked, err)
+		}
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	e := &Engine{dir: dir, db: db}
+	e.reset()
+	if err := e.loadAll(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *Engine) reset() {
+	e.ids = map[string]uint32{}
+	e.domains, e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil, nil
+	e.live = roaring.New()
+	for i := range e.post {
+		e.post[i] = map[string]*roaring.Bitmap{}
+	}
+	e.exists = map[uint8]*roaring.Bitmap{}
+}
+
+// loadAll rebuilds the in-memory index from the persisted entries.
+func (e *Engine) loadAll() error {
+	m, err := e.readMeta()
+	switch {
+	case errors.Is(err, index.ErrNotFound):
+	case err != nil:
+		return err
+	default:
+		e.meta, e.dim = &m, m.Dimension
+	}
+	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEntry), UpperBound: []byte("x0")})
+	if err != nil {
+		return fmt.Errorf("scan index: %w", err)
+	}
+	defer it.Close()
+	var en entry
+	for it.First(); it.Valid(); it.Next() {
+		domain := string(it.Key()[len(prefixEntry):])
+		if err := en.unmarshal(it.Value()); err != nil {
+			return fmt.Errorf("load %s: %w", domain, err)
+		}
+		if len(en.vector) != e.dim {
+			return fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.vector), e.dim)
+		}
+		e.apply(domain, &en, nil)
+	}
+	return it.Error()
+}
+
+// apply adds (or replaces, when old is given) a document in memory.
+// Callers hold mu for writing, or own e exclusively.
+func (e *Engine) apply(domain string, en *entry, old *entry) {
+	id, ok := e.ids[domain]
+	if ok && old != nil {
+		e.unindex(id, old)
+	}
+	if !ok {
+		if n := len(e.free); n > 0 {
+			id = e.free[n-1]
+			e.free = e.free[:n-1]
+		} else {
+			id = uint32(len(e.domains))
+			e.domains = append(e.domains, "")
+			e.scores = append(e.scores, 0)
+			e.starts = append(e.starts, 0)
+			if int(id)/chunkDocs >= len(e.chunks) {
+				e.chunks = append(e.chunks, make([]float32, chunkDocs*e.dim))
+			}
+		}
+		e.ids[domain] = id
+	}
+	e.domains[id] = domain
+	e.scores[id] = int16(en.score)
+	e.starts[id] = en.start
+	copy(e.vectorOf(id), en.vector)
+	for slot, vals := range en.terms {
+		for _, v := range vals {
+			bm := e.post[slot][v]
+			if bm == nil {
+				bm = roaring.New()
+				e.post[slot][v] = bm
+			}
+			bm.Add(id)
+		}
+	}
+	for bit := uint8(1); bit != 0 && bit <= flagState; bit <<= 1 {
+		if en.flags&bit != 0 {
+			bm := e.exists[bit]
+			if bm == nil {
+				bm = roaring.New()
+				e.exists[bit] = bm
+			}
+			bm.Add(id)
+		}
+	}
+	e.live.Add(id)
+}
+
+func (e *Engine) unindex(id uint32, old *entry) {
+	for slot, vals := range old.terms {
+		for _, v := range vals {
+			if bm := e.post[slot][v]; bm != nil {
+				bm.Remove(id)
+				if bm.IsEmpty() {
+					delete(e.post[slot], v)
+				}
+			}
+		}
+	}
+	for _, bm := range e.exists {
+		bm.Remove(id)
+	}
+}
+
+func (e *Engine) vectorOf(id uint32) []float32 {
+	c := e.chunks[int(id)/chunkDocs]
+	off := (int(id) % chunkDocs) * e.dim
+	return c[off : off+e.dim : off+e.dim]
+}
+
+// Name implements index.Engine.
+func (e *Engine) Name() string { return "embedded" }
+
+// Close flushes and closes the store.
+func (e *Engine) Close() error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	if err := e.db.Flush(); err != nil {
+		e.db.Close()
+		return fmt.Errorf("flush index: %w", err)
+	}
+	return e.db.Close()
+}
+
+// Health implements index.Engine.
+func (e *Engine) Health(ctx context.Context) error {
+	_, closer, err := e.db.Get([]byte(keyMeta))
+	if err == nil {
+		closer.Close()
+		return nil
+	}
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil
+	}
+	return fmt.Errorf("embedded index: %w", err)
+}
+
+// Refresh implements index.Engine; writes are visible when they return.
+func (e *Engine) Refresh(context.Context) error { return nil }
+
+// Len returns the number of stored companies.
+func (e *Engine) Len() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return int(e.live.GetCardinality())
+}
+
+func (e *Engine) readMeta() (index.Meta, error) {
+	var m index.Meta
+	b, closer, err := e.db.Get([]byte(keyMeta))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return m, index.ErrNotFound
+	}
+	if err != nil {
+		return m, fmt.Errorf("read index meta: %w", err)
+	}
+	err = json.Unmarshal(b, &m)
+	closer.Close()
+	if err != nil {
+		return m, fmt.Errorf("decode index meta: %w", err)
+	}
+	model, closer, err := e.db.Get([]byte(keyModel))
+	switch {
+	case errors.Is(err, pebble.ErrNotFound):
+	case err != nil:
+		return m, fmt.Errorf("read embedder model: %w", err)
+	default:
+		m.Model = append([]byte(nil), model...)
+		closer.Close()
+	}
+	return m, nil
+}
+
+// Meta implements index.Engine.
+func (e *Engine) Meta(context.Context) (index.Meta, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.meta == nil {
+		return index.Meta{}, index.ErrNotFound
+	}
+	m := *e.meta
+	m.Model = append([]byte(nil), m.Model...)
+	return m, nil
+}
+
+// SetMeta implements index.Engine. Changing the dimension of an index that
+// holds vectors is refused.
+func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
+	if m.Dimension <= 0 {
+		return fmt.Errorf("%w: dimension %d", index.ErrInvalid, m.Dimension)
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.mu.RLock()
+	n, dim := e.live.GetCardinality(), e.dim
+	e.mu.RUnlock()
+	if n > 0 && dim != m.Dimension {
+		return fmt.Errorf("%w: index holds %d-dim vectors, meta says %d", index.ErrVectorMismatch, dim, m.Dimension)
+	}
+	head, err := json.Marshal(index.Meta{EmbedderID: m.EmbedderID, Dimension: m.Dimension})
+	if err != nil {
+		return err
+	}
+	b := e.db.NewBatch()
+	defer b.Close()
+	_ = b.Set([]byte(keyMeta), head, nil)
+	if len(m.Model) > 0 {
+		_ = b.Set([]byte(keyModel), m.Model, nil)
+	} else {
+		_ = b.Delete([]byte(keyModel), nil)
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("write index meta: %w", err)
+	}
+	m.Model = append([]byte(nil), m.Model...)
+	e.mu.Lock()
+	if e.dim != m.Dimension {
+		e.dim = m.Dimension
+		e.chunks = nil // empty index: no vectors to keep
+	}
+	e.meta = &m
+	e.mu.Unlock()
+	return nil
+}
+
+// UpsertCompanies implements index.Engine.
+func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) ([]index.DocError, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.mu.RLock()
+	dim := e.dim
+	e.mu.RUnlock()
+	if dim == 0 {
+		return nil, fmt.Errorf("upsert: %w: index has no embedder metadata yet (SetMeta first)", index.ErrInvalid)
+	}
+
+	var failed []index.DocError
+	type pending struct {
+		domain  string
+		en, old entry
+		hadOld  bool
+	}
+	// Later duplicates of a domain in one call win.
+	last := make(map[string]int, len(docs))
+	for i := range docs {
+		last[docs[i].Company.Domain] = i
+	}
+	work := make([]pending, 0, len(docs))
+	b := e.db.NewBatch()
+	defer b.Close()
+	var buf []byte
+	for i := range docs {
+		d := &docs[i]
+		c := &d.Company
+		if last[c.Domain] != i {
+			continue
+		}
+		switch {
+		case c.Domain == "":
+			failed = append(failed, index.DocError{Reason: "empty domain"})
+			continue
+		case len(d.Vector) != dim:
+			failed = append(failed, index.DocError{Domain: c.Domain, Reason: fmt.Sprintf("%v: vector has %d dimensions, index has %d", index.ErrVectorMismatch, len(d.Vector), dim)})
+			continue
+		}
+		profile, err := json.Marshal(c)
+		if err != nil {
+			failed = append(failed, index.DocError{Domain: c.Domain, Reason: "encode profile: " + err.Error()})
+			continue
+		}
+		p := pending{domain: c.Domain, en: newEntry(c, d.Vector)}
+		key := []byte(prefixEntry + c.Domain)
+		if old, closer, err := e.db.Get(key); err == nil {
+			err = p.old.unmarshal(old)
+			closer.Close()
+			if err != nil {
+				return failed, fmt.Errorf("read previous entry of %s: %w", c.Domain, err)
+			}
+			p.hadOld = true
+		} else if !errors.Is(err, pebble.ErrNotFound) {
+			return failed, fmt.Errorf("read previous entry of %s: %w", c.Domain, err)
+		}
+		buf = p.en.marshal(buf[:0])
+		_ = b.Set(key, buf, nil)
+		_ = b.Set([]byte(prefixProfile+c.Domain), profile, nil)
+		_ = b.Set([]byte(prefixText+c.Domain), []byte(foldWords(c.Description+" . "+c.SiteText)), nil)
+		work = append(work, p)
+	}
+	if len(work) == 0 {
+		return failed, nil
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return failed, fmt.Errorf("write %d companies: %w", len(work), err)
+	}
+	e.mu.Lock()
+	for i := range work {
+		var old *entry
+		if work[i].hadOld {
+			old = &work[i].old
+		}
+		e.apply(work[i].domain, &work[i].en, old)
+	}
+	e.mu.Unlock()
+	return failed, nil
+}
+
+// DeleteCompanies implements index.Engine.
+func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, error) {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	b := e.db.NewBatch()
+	defer b.Close()
+	type gone struct {
+		domain string
+		en     entry
+	}
+	var del []gone
+	seen := map[string]bool{}
+	for _, d := range domains {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		v, closer, err := e.db.Get([]byte(prefixEntry + d))
+		if errors.Is(err, pebble.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("delete %s: %w", d, err)
+		}
+		g := gone{domain: d}
+		err = g.en.unmarshal(v)
+		closer.Close()
+		if err != nil {
+			return 0, fmt.Errorf("delete %s: %w", d, err)
+		}
+		for _, p := range []string{prefixEntry, prefixProfile, prefixText} {
+			_ = b.Delete([]byte(p+d), nil)
+		}
+		del = append(del, g)
+	}
+	if len(del) == 0 {
+		return 0, nil
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)
+	}
+	e.mu.Lock()
+	for i := range del {
+		id := e.ids[del[i].domain]
+		e.unindex(id, &del[i].en)
+		e.live.Remove(id)
+		delete(e.ids, del[i].domain)
+		e.domains[id] = ""
+		e.free = append(e.free, id)
+	}
+	e.mu.Unlock()
+	return len(del), nil
+}
+
+// GetCompanies implements index.Engine.
+func (e *Engine) GetCompanies(ctx context.Context, domains []string) ([]record.Company, error) {
+	out := make([]record.Company, 0, len(domains))
+	for _, d := range domains {
+		c, err := e.profile(d)
+		if errors.Is(err, index.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (e *Engine) profile(domain string) (record.Company, error) {
+	var c record.Company
+	v, closer, err := e.db.Get([]byte(prefixProfile + domain))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return c, index.ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("read profile %s: %w", domain, err)
+	}
+	defer closer.Close()
+	if err := json.Unmarshal(v, &c); err != nil {
+		return c, fmt.Errorf("decode profile %s: %w", domain, err)
+	}
+	return c, nil
+}
+
+// CompanyVectors implements index.Engine.
+func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make(map[string][]float32, len(domains))
+	for _, d := range domains {
+		if id, ok := e.ids[d]; ok {
+			out[d] = append([]float32(nil), e.vectorOf(id)...)
+		}
+	}
+	return out, nil
+}
+
+// quietLogger drops Pebble's informational logs; errors surface as returned
+// errors, and fatal ones still abort.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{})  {}
+func (quietLogger) Errorf(string, ...interface{}) {}
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	panic(fmt.Sprintf("pebble: "+format, args...))
+}
+
+// Dir returns the directory the index lives in.
+func (e *Engine) Dir() string { return filepath.Clean(e.dir) }

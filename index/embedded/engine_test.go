@@ -1,0 +1,125 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/enginetest"
+)
+
+func openTemp(t *testing.T) *Engine {
+	t.Helper()
+	e, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func TestConformance(t *testing.T) {
+	enginetest.RunAll(t, func(t *testing.T) index.Engine { return openTemp(t) })
+}
+
+func TestReopenKeepsEverything(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim, Model: []byte("model")}); err != nil {
+		t.Fatal(err)
+	}
+	docs := enginetest.Fixtures()
+	if _, err := e.UpsertCompanies(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteCompanies(ctx, []string{"tinyleads.net"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, Options{}); !errors.Is(err, index.ErrLocked) {
+		t.Fatalf("second Open of a held dir: err = %v, want ErrLocked", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e2, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	m, err := e2.Meta(ctx)
+	if err != nil || m.EmbedderID != "x" || string(m.Model) != "model" {
+		t.Fatalf("meta after reopen: %+v %v", m, err)
+	}
+	if n, _ := e2.CountCompanies(ctx, nil); n != len(docs)-1 {
+		t.Fatalf("count after reopen = %d, want %d", n, len(docs)-1)
+	}
+	n, _ := e2.CountCompanies(ctx, index.Terms{Field: index.IndustryField, Values: []string{"CYBERSECURITY"}})
+	if n != 3 {
+		t.Fatalf("industry postings after reopen: %d, want 3", n)
+	}
+	res, err := e2.SearchCompanies(ctx, index.Search{Vector: docs[2].Vector, Limit: 1})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Company.Domain != "brightbank.co.uk" {
+		t.Fatalf("vector search after reopen: %+v %v", res.Hits, err)
+	}
+}
+
+func TestSetMetaRefusesDimensionChange(t *testing.T) {
+	e := openTemp(t)
+	ctx := context.Background()
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "a", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.UpsertCompanies(ctx, enginetest.Fixtures()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "b", Dimension: 16}); !errors.Is(err, index.ErrVectorMismatch) {
+		t.Fatalf("dimension change on a non-empty index: %v", err)
+	}
+}
+
+func TestUpsertWithoutMeta(t *testing.T) {
+	e := openTemp(t)
+	if _, err := e.UpsertCompanies(context.Background(), enginetest.Fixtures()); !errors.Is(err, index.ErrInvalid) {
+		t.Fatalf("upsert before SetMeta: %v", err)
+	}
+}
+
+func TestFoldAndPhrase(t *testing.T) {
+	for _, tc := range []struct {
+		text, phrase string
+		want         bool
+	}{
+		{"Zero-trust Endpoint Protection", "endpoint protection", true},
+		{"Straße und Büro", "strasse und buro", true},
+		{"secure endpoints", "endpoint", false},
+		{"a b c", "b c", true},
+		{"abc", "", false},
+	} {
+		if got := containsPhrase(foldWords(tc.text), foldWords(tc.phrase)); got != tc.want {
+			t.Errorf("containsPhrase(%q, %q) = %v", tc.text, tc.phrase, got)
+		}
+	}
+}
+
+func FuzzEntryCodec(f *testing.F) {
+	en := entry{vector: []float32{1, 2}, score: 5, start: 100, flags: 3}
+	en.terms[0] = []string{"a.com"}
+	f.Add(en.marshal(nil))
+	f.Add([]byte{1, 200, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var e entry
+		if err := e.unmarshal(b); err != nil {
+			return
+		}
+		var back entry
+		if err := back.unmarshal(e.marshal(nil)); err != nil {
+			t.Fatalf("re-decode of a decoded entry failed: %v", err)
+		}
+	})
+}
