@@ -1,0 +1,129 @@
+// Package api is the Fiber /v1 surface: authentication, routes, request
+// validation and response shaping. Operations are declared once with Huma,
+// which both serves them and generates the OpenAPI 3.1 document at
+// /v1/openapi.json. Handlers stay thin: business rules live below api/ so
+// jobs and the MCP server can reuse them.
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humafiber"
+	"github.com/gofiber/fiber/v2"
+	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/store"
+)
+
+// Version is the API document version.
+const Version = "1.0.0"
+
+// Deps are the services the API calls.
+type Deps struct {
+	Engine index.Engine
+	Store  store.Store
+	Log    zerolog.Logger
+}
+
+// Server is the HTTP API.
+type Server struct {
+	app  *fiber.App
+	api  huma.API
+	deps Deps
+}
+
+// New builds the API with every route registered.
+func New(d Deps) *Server {
+	app := fiber.New(fiber.Config{
+		DisableStartupMessage: true,
+		ReadTimeout:           60 * time.Second,
+		WriteTimeout:          120 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		BodyLimit:             64 << 20,
+		ErrorHandler:          fiberError,
+	})
+	app.Use(requestLog(d.Log))
+
+	cfg := huma.DefaultConfig("Prospecting API", Version)
+	cfg.CreateHooks = nil // no $schema links injected into response bodies
+	cfg.OpenAPIPath = "/v1/openapi"
+	cfg.DocsPath = "/v1/docs"
+	cfg.SchemasPath = "/v1/schemas"
+	cfg.Info.Description = "Company discovery, enrichment and contact prospecting. Authenticate with `X-API-Key`, `Authorization: Bearer` or `x-service-key`."
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		schemeAPIKey:     {Type: "apiKey", In: "header", Name: "X-API-Key"},
+		schemeBearer:     {Type: "http", Scheme: "bearer"},
+		schemeServiceKey: {Type: "apiKey", In: "header", Name: "x-service-key"},
+	}
+	hapi := humafiber.New(app, cfg)
+	s := &Server{app: app, api: hapi, deps: d}
+	hapi.UseMiddleware(s.authenticate)
+
+	s.registerService()
+	s.registerCompanies()
+
+	// Anything not routed gets a problem document rather than Fiber's text.
+	app.Use(func(c *fiber.Ctx) error {
+		return writeProblem(c, http.StatusNotFound, "no route for "+c.Method()+" "+c.Path())
+	})
+	return s
+}
+
+// App returns the Fiber app, for serving and for tests (app.Test).
+func (s *Server) App() *fiber.App { return s.app }
+
+// Listen serves on addr until ctx is done, then shuts down gracefully.
+func (s *Server) Listen(ctx context.Context, addr string) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.app.Listen(addr) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		return s.app.ShutdownWithContext(sctx)
+	}
+}
+
+func fiberError(c *fiber.Ctx, err error) error {
+	code := http.StatusInternalServerError
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		code = fe.Code
+	}
+	msg := err.Error()
+	if code == http.StatusInternalServerError {
+		msg = "internal error"
+	}
+	return writeProblem(c, code, msg)
+}
+
+func writeProblem(c *fiber.Ctx, status int, detail string) error {
+	c.Set(fiber.HeaderContentType, "application/problem+json")
+	return c.Status(status).JSON(huma.ErrorModel{
+		Title:  http.StatusText(status),
+		Status: status,
+		Detail: detail,
+	})
+}
+
+func requestLog(log zerolog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		err := c.Next()
+		status := c.Response().StatusCode()
+		ev := log.Info()
+		if status >= 500 {
+			ev = log.Error()
+		}
+		ev.Str("method", c.Method()).Str("path", c.Path()).Int("status", status).
+			Dur("took", time.Since(start)).Msg("request")
+		return err
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/openprospect/prospectd/ingest"
+)
+
+func runIngest(ctx context.Context, args []string) error {
+	fs := newFlagSet("ingest")
+	rejects := fs.String("rejects", "PROSPECT_REJECTS", "", "where to write rejected rows as CSV (default FILE.rejects.csv)")
+	b := addBackendFlags(fs)
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: prospectd ingest companies FILE")
+	}
+	kind, path := pos[0], pos[1]
+	switch kind {
+	case "companies":
+	case "contacts":
+		return fmt.Errorf("contacts: the contact index is not available in this version; only `ingest companies` is")
+	default:
+		return fmt.Errorf("unknown record kind %q: want companies", kind)
+	}
+	src, err := ingest.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	eng, err := b.openEngine(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+
+	if *rejects == "" {
+		*rejects = path + ".rejects.csv"
+	}
+	rf, err := os.Create(*rejects)
+	if err != nil {
+		return fmt.Errorf("create rejects file: %w", err)
+	}
+	defer rf.Close()
+
+	p := newProgress("ingest "+path, -1)
+	l := &ingest.Loader{Engine: eng, Rejects: rf, Progress: p.update}
+	start := time.Now()
+	st, err := l.Load(ctx, src)
+	p.finish()
+	took := time.Since(start)
+	fmt.Printf("read %d, indexed %d, rejected %d in %s (%.0f records/s)\n", st.Read, st.Indexed, st.Rejected, took.Round(time.Millisecond), float64(st.Read)/took.Seconds())
+	if st.Rejected > 0 {
+		fmt.Printf("rejected rows with their reasons: %s\n", *rejects)
+	} else {
+		rf.Close()
+		os.Remove(*rejects)
+	}
+	if err != nil {
+		return fmt.Errorf("load stopped after %d records (those are stored; re-running is safe): %w", st.Indexed, err)
+	}
+	return eng.Refresh(ctx)
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/record"
+)
+
+// progress draws a bar on a terminal and prints a line every few seconds
+// otherwise (CI logs, redirected output).
+type progress struct {
+	bar   *progressbar.ProgressBar
+	total int
+	last  time.Time
+	start time.Time
+	label string
+}
+
+func newProgress(label string, total int) *progress {
+	p := &progress{total: total, start: time.Now(), label: label}
+	if isatty.IsTerminal(os.Stderr.Fd()) {
+		p.bar = progressbar.NewOptions(max(total, -1),
+			progressbar.OptionSetWriter(os.Stderr),
+			progressbar.OptionSetDescription(label),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("rec"),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	return p
+}
+
+func (p *progress) update(s ingest.Stats) {
+	if p.bar != nil {
+		_ = p.bar.Set(s.Read)
+		return
+	}
+	if time.Since(p.last) < 3*time.Second {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(os.Stderr, "%s: read %d, indexed %d, rejected %d (%.0f rec/s)\n", p.label, s.Read, s.Indexed, s.Rejected,
+		float64(s.Read)/time.Since(p.start).Seconds())
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}
+
+// demoSource adapts the demo generator to an ingest source.
+type demoSource struct {
+	g *demo.Generator
+	i int
+}
+
+func (s *demoSource) Next() (record.Company, int, error) {
+	if s.i >= s.g.Len() {
+		return record.Company{}, 0, io.EOF
+	}
+	s.i++
+	return s.g.Company(s.i - 1), s.i, nil
+}
+
+func (s *demoSource) Close() error { return nil }
+
+// loadDemo generates n companies with the seed and loads them into eng.
+func loadDemo(ctx context.Context, eng index.Engine, n int, seed int64) (ingest.Stats, time.Duration, error) {
+	g := demo.New(demo.Options{Companies: n, Seed: seed})
+	p := newProgress("demo corpus", n)
+	l := &ingest.Loader{Engine: eng, Progress: p.update, Rejects: io.Discard}
+	start := time.Now()
+	st, err := l.Load(ctx, &demoSource{g: g})
+	p.finish()
+	if err != nil {
+		return st, time.Since(start), fmt.Errorf("load demo corpus: %w", err)
+	}
+	if err := eng.Refresh(ctx); err != nil {
+		return st, time.Since(start), err
+	}
+	return st, time.Since(start), nil
+}
+
+// indexIsEmpty reports whether eng holds no company.
+func indexIsEmpty(ctx context.Context, eng index.Engine) (bool, error) {
+	n, err := eng.CountCompanies(ctx, nil)
+	if err != nil && !errors.Is(err, index.ErrNotFound) {
+		return false, err
+	}
+	return n == 0, nil
+}

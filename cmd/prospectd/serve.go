@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/openprospect/prospectd/api"
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/store"
+)
+
+func runServe(ctx context.Context, args []string) error {
+	started := time.Now()
+	fs := newFlagSet("serve")
+	addr := fs.String("addr", "PROSPECT_ADDR", "127.0.0.1:8080", "listen address")
+	demoN := fs.Int("demo", "PROSPECT_DEMO", 0, "when the index is empty, build a demo corpus of N companies first and print a demo API key")
+	seed := fs.Int("seed", "PROSPECT_DEMO_SEED", 1, "demo corpus seed")
+	b := addBackendFlags(fs)
+	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	log := newLogger(*b.logFormat)
+
+	st, err := b.openStore(ctx)
+	if err != nil {
+		return fmt.Errorf("open state store: %w", err)
+	}
+	defer st.Close()
+	eng, err := b.openEngine(ctx)
+	if err != nil {
+		return fmt.Errorf("open search engine: %w", err)
+	}
+	defer eng.Close()
+
+	if *demoN > 0 {
+		empty, err := indexIsEmpty(ctx, eng)
+		if err != nil {
+			return err
+		}
+		if empty {
+			log.Info().Int("companies", *demoN).Msg("empty index: building the demo corpus")
+			s, took, err := loadDemo(ctx, eng, *demoN, int64(*seed))
+			if err != nil {
+				return err
+			}
+			log.Info().Int("indexed", s.Indexed).Dur("took", took).Msg("demo corpus loaded")
+		}
+	}
+	// Refuse to serve vectors made by another embedder than this binary's.
+	if _, err := ingest.OpenEmbedder(ctx, eng); err != nil && !errors.Is(err, index.ErrNotFound) {
+		return err
+	}
+
+	base := "http://" + *addr + "/v1"
+	if *demoN > 0 {
+		key, err := demoKey(ctx, st, *b.dataDir)
+		if err != nil {
+			return err
+		}
+		example := "example.com"
+		if res, err := eng.SearchCompanies(ctx, index.Search{Limit: 1}); err == nil && len(res.Hits) > 0 {
+			example = res.Hits[0].Company.Domain
+		}
+		fmt.Printf("\nDemo API key: %s\nBase URL:     %s\nTry:          curl -H \"X-API-Key: %s\" \"%s/bizdata?domain=%s\"\n\n", key, base, key, base, example)
+	}
+
+	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log})
+	n, _ := eng.CountCompanies(ctx, nil)
+	log.Info().Str("addr", *addr).Str("engine", eng.Name()).Int("companies", n).Str("base_url", base).
+		Dur("ready_in", time.Since(started)).Msg("serving")
+	return srv.Listen(ctx, *addr)
+}
+
+// demoKey returns the demo organization's key, creating it on first use.
+// The plaintext is kept in the data dir (mode 0600) so every demo start can
+// print it; keys made with `prospectd keys create` are never stored in clear.
+func demoKey(ctx context.Context, st store.Store, dataDir string) (string, error) {
+	path := filepath.Join(dataDir, "demo-api-key")
+	if b, err := os.ReadFile(path); err == nil {
+		key := strings.TrimSpace(string(b))
+		if _, err := st.Authenticate(ctx, key); err == nil {
+			return key, nil
+		}
+	}
+	key, err := createKey(ctx, st, "demo", string(store.PlanTeam), "demo@demo.invalid", store.RoleAdmin)
+	if err != nil {
+		return "", fmt.Errorf("create demo key: %w", err)
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("save demo key: %w", err)
+	}
+	return key, nil
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/elastic"
+	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/store/postgres"
+	"github.com/openprospect/prospectd/store/sqlite"
+)
+
+// vectorDim is the embedding dimension new indexes are created with.
+const vectorDim = 256
+
+// backendFlags are the flags every command that touches data shares.
+type backendFlags struct {
+	dataDir, engine, esURL, esPrefix, stateURL, logFormat *string
+}
+
+func addBackendFlags(fs *flagSet) backendFlags {
+	return backendFlags{
+		dataDir:   fs.String("data-dir", "PROSPECT_DATA_DIR", "./data", "directory for the embedded index and the SQLite state"),
+		engine:    fs.String("engine", "PROSPECT_ENGINE", "embedded", "search engine: embedded or elasticsearch"),
+		esURL:     fs.String("elasticsearch-url", "ELASTICSEARCH_URL", "http://127.0.0.1:9200", "Elasticsearch URL (engine elasticsearch)"),
+		esPrefix:  fs.String("elasticsearch-prefix", "PROSPECT_ES_PREFIX", "prospect", "prefix of the Elasticsearch index names"),
+		stateURL:  fs.String("state-url", "PROSPECT_STATE_URL", "", "state store: empty for SQLite in the data dir, or a postgres:// URL"),
+		logFormat: fs.String("log-format", "PROSPECT_LOG_FORMAT", "console", "log format: console or json"),
+	}
+}
+
+func (b backendFlags) openEngine(ctx context.Context) (index.Engine, error) {
+	switch *b.engine {
+	case "embedded":
+		dir := filepath.Join(*b.dataDir, "index")
+		e, err := embedded.Open(dir, embedded.Options{})
+		if errors.Is(err, index.ErrLocked) {
+			return nil, fmt.Errorf("the embedded index in %s is in use by another process (a running `prospectd serve`?); "+
+				"stop it first: the embedded index has one writer at a time", dir)
+		}
+		return e, err
+	case "elasticsearch":
+		return elastic.New(ctx, elastic.Config{URL: *b.esURL, IndexPrefix: *b.esPrefix, Dimension: vectorDim})
+	default:
+		return nil, fmt.Errorf("--engine: %q is not one of embedded, elasticsearch", *b.engine)
+	}
+}
+
+func (b backendFlags) openStore(ctx context.Context) (store.Store, error) {
+	u := *b.stateURL
+	switch {
+	case u == "":
+		return sqlite.Open(ctx, filepath.Join(*b.dataDir, "state.db"))
+	case strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://"):
+		return postgres.Open(ctx, u)
+	case strings.HasPrefix(u, "sqlite:"):
+		return sqlite.Open(ctx, strings.TrimPrefix(strings.TrimPrefix(u, "sqlite:"), "//"))
+	default:
+		return nil, fmt.Errorf("--state-url: %q is neither empty, sqlite:PATH nor a postgres:// URL", u)
+	}
+}
