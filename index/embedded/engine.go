@@ -330,13 +330,13 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	return nil
 }
 
-// UpsertCompanies implements index.Engine.
+// UpsertCompanies implements index.Engine. Encoding runs outside the write
+// lock, so concurrent callers (the loader's workers) encode in parallel and
+// only the commit is serialized.
 func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) ([]index.DocError, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
 	e.mu.RLock()
 	dim := e.dim
 	e.mu.RUnlock()
@@ -346,9 +346,10 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 
 	var failed []index.DocError
 	type pending struct {
-		domain  string
-		en, old entry
-		hadOld  bool
+		domain           string
+		en, old          entry
+		hadOld           bool
+		x, profile, text []byte
 	}
 	// Later duplicates of a domain in one call win.
 	last := make(map[string]int, len(docs))
@@ -356,9 +357,6 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		last[docs[i].Company.Domain] = i
 	}
 	work := make([]pending, 0, len(docs))
-	b := e.db.NewBatch()
-	defer b.Close()
-	var buf []byte
 	for i := range docs {
 		d := &docs[i]
 		c := &d.Company
@@ -378,26 +376,38 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 			failed = append(failed, index.DocError{Domain: c.Domain, Reason: "encode profile: " + err.Error()})
 			continue
 		}
-		p := pending{domain: c.Domain, en: newEntry(c, d.Vector)}
-		key := []byte(prefixEntry + c.Domain)
-		if old, closer, err := e.db.Get(key); err == nil {
-			err = p.old.unmarshal(old)
-			closer.Close()
-			if err != nil {
-				return failed, fmt.Errorf("read previous entry of %s: %w", c.Domain, err)
-			}
-			p.hadOld = true
-		} else if !errors.Is(err, pebble.ErrNotFound) {
-			return failed, fmt.Errorf("read previous entry of %s: %w", c.Domain, err)
-		}
-		buf = p.en.marshal(buf[:0])
-		_ = b.Set(key, buf, nil)
-		_ = b.Set([]byte(prefixProfile+c.Domain), profile, nil)
-		_ = b.Set([]byte(prefixText+c.Domain), []byte(foldWords(c.Description+" . "+c.SiteText)), nil)
+		p := pending{domain: c.Domain, en: newEntry(c, d.Vector), profile: profile}
+		p.x = p.en.marshal(nil)
+		p.text = []byte(foldWords(c.Description + " . " + c.SiteText))
 		work = append(work, p)
 	}
 	if len(work) == 0 {
 		return failed, nil
+	}
+
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	if e.dim != dim {
+		return failed, fmt.Errorf("upsert: %w: index dimension changed during the write", index.ErrVectorMismatch)
+	}
+	b := e.db.NewBatch()
+	defer b.Close()
+	for i := range work {
+		p := &work[i]
+		key := []byte(prefixEntry + p.domain)
+		if old, closer, err := e.db.Get(key); err == nil {
+			err = p.old.unmarshal(old)
+			closer.Close()
+			if err != nil {
+				return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
+			}
+			p.hadOld = true
+		} else if !errors.Is(err, pebble.ErrNotFound) {
+			return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
+		}
+		_ = b.Set(key, p.x, nil)
+		_ = b.Set([]byte(prefixProfile+p.domain), p.profile, nil)
+		_ = b.Set([]byte(prefixText+p.domain), p.text, nil)
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return failed, fmt.Errorf("write %d companies: %w", len(work), err)

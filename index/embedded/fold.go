@@ -14,7 +14,10 @@ func foldWords(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := true
-	for _, r := range norm.NFD.String(s) {
+	if !isASCII(s) {
+		s = norm.NFD.String(s)
+	}
+	for _, r := range s {
 		switch {
 		case unicode.Is(unicode.Mn, r):
 			continue
@@ -52,4 +55,13 @@ func containsPhrase(text, phrase string) bool {
 		}
 		i = j + 1
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
