@@ -101,7 +101,7 @@ func BenchmarkSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer e.Close()
+	defer func() { e.Close() }()
 	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "bench", Dimension: benchDim}); err != nil {
 		b.Fatal(err)
 	}

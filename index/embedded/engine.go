@@ -53,6 +53,7 @@ type Engine struct {
 	db  *pebble.DB
 
 	writeMu sync.Mutex // serializes writers (Pebble batch + in-memory apply)
+	closed  bool       // guarded by writeMu
 
 	mu      sync.RWMutex // guards everything below
 	meta    *index.Meta
@@ -218,10 +219,14 @@ func (e *Engine) vectorOf(id uint32) []float32 {
 // Name implements index.Engine.
 func (e *Engine) Name() string { return "embedded" }
 
-// Close flushes and closes the store.
+// Close flushes and closes the store. Closing twice is a no-op.
 func (e *Engine) Close() error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
 	if err := e.db.Flush(); err != nil {
 		e.db.Close()
 		return fmt.Errorf("flush index: %w", err)
