@@ -148,3 +148,38 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkOpen measures a warm restart: rebuilding the in-memory index
+// from benchN() persisted companies.
+func BenchmarkOpen(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "bench", Dimension: benchDim}); err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	n := benchN()
+	for from := 0; from < n; from += 5000 {
+		if _, err := e.UpsertCompanies(ctx, synthDocs(r, from, min(5000, n-from))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e, err := Open(dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if e.Len() != n {
+			b.Fatalf("reopened with %d companies, want %d", e.Len(), n)
+		}
+		b.StopTimer()
+		e.Close()
+		b.StartTimer()
+	}
+}
