@@ -1,0 +1,145 @@
+// Package store owns the service's state outside the search index:
+// organizations, users and API keys (and, as the service grows, tasks,
+// the credit ledger and saved queries). Store is the one interface; the
+// SQLite (default, one machine) and PostgreSQL (scaled out) implementations
+// live in sub-packages and both run store/storetest.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+)
+
+// Sentinel errors.
+var (
+	ErrNotFound     = errors.New("not found")
+	ErrConflict     = errors.New("already exists")
+	ErrUnauthorized = errors.New("unknown or revoked API key")
+)
+
+// Plan is an organization's subscription tier.
+type Plan string
+
+// Plans, lowest first.
+const (
+	PlanNone    Plan = "none"
+	PlanStarter Plan = "starter"
+	PlanTeam    Plan = "team"
+)
+
+// ParsePlan validates a plan name (case-insensitive).
+func ParsePlan(s string) (Plan, error) {
+	switch p := Plan(strings.ToLower(strings.TrimSpace(s))); p {
+	case PlanNone, PlanStarter, PlanTeam:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown plan %q: want none, starter or team", s)
+}
+
+// Role is a user's role in an organization.
+type Role string
+
+// Roles.
+const (
+	RoleAdmin  Role = "admin"
+	RoleMember Role = "member"
+)
+
+// Org is an organization (account).
+type Org struct {
+	ID        string
+	Name      string
+	Plan      Plan
+	CreatedAt time.Time
+}
+
+// User belongs to one organization.
+type User struct {
+	ID, OrgID, Email string
+	Role             Role
+	CreatedAt        time.Time
+}
+
+// APIKey is a key's stored metadata; the secret itself is never stored.
+type APIKey struct {
+	ID, OrgID, UserID string
+	Prefix            string // first characters of the secret, for display
+	CreatedAt         time.Time
+	LastUsedAt        *time.Time
+	RevokedAt         *time.Time
+}
+
+// Principal is an authenticated caller.
+type Principal struct {
+	Org   Org
+	User  User
+	KeyID string
+}
+
+// Store is the state store.
+type Store interface {
+	CreateOrg(ctx context.Context, name string, plan Plan) (Org, error)
+	OrgByName(ctx context.Context, name string) (Org, error)
+	SetOrgPlan(ctx context.Context, orgID string, plan Plan) error
+	CreateUser(ctx context.Context, orgID, email string, role Role) (User, error)
+	UserByEmail(ctx context.Context, email string) (User, error)
+	// CreateAPIKey issues a key for the user; the secret is returned once.
+	CreateAPIKey(ctx context.Context, userID string) (secret string, key APIKey, err error)
+	// Authenticate resolves a secret to its caller, ErrUnauthorized for an
+	// unknown, malformed or revoked key.
+	Authenticate(ctx context.Context, secret string) (Principal, error)
+	RevokeAPIKey(ctx context.Context, keyID string) error
+	ListAPIKeys(ctx context.Context, orgID string) ([]APIKey, error)
+	Health(ctx context.Context) error
+	Close() error
+}
+
+// KeyPrefix starts every secret, so leaked keys are recognizable.
+const KeyPrefix = "pk_live_"
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// NewSecret returns a fresh API key secret: KeyPrefix and 32 random bytes
+// in base62.
+func NewSecret() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("generate key: %w", err)
+	}
+	n := new(big.Int).SetBytes(b[:])
+	var out []byte
+	base := big.NewInt(62)
+	mod := new(big.Int)
+	for i := 0; i < 43; i++ {
+		n.DivMod(n, base, mod)
+		out = append(out, base62[mod.Int64()])
+	}
+	return KeyPrefix + string(out), nil
+}
+
+// HashSecret is the stored form of a secret. A fast hash is right here:
+// secrets carry 256 random bits, so there is nothing to brute-force, and the
+// lookup runs on every request.
+func HashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// DisplayPrefix is the part of a secret kept for display.
+func DisplayPrefix(secret string) string {
+	if len(secret) > len(KeyPrefix)+6 {
+		return secret[:len(KeyPrefix)+6]
+	}
+	return secret
+}
+
+// LastUsedEvery bounds last-used writes to one per key per interval, so
+// authentication is not a write per request.
+const LastUsedEvery = time.Minute
