@@ -39,6 +39,7 @@ type Server struct {
 
 // New builds the API with every route registered.
 func New(d Deps) *Server {
+	detailedErrors()
 	app := fiber.New(fiber.Config{
 		DisableStartupMessage: true,
 		ReadTimeout:           60 * time.Second,

@@ -11,7 +11,6 @@ import (
 	"github.com/openprospect/prospectd/index/elastic"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/store"
-	"github.com/openprospect/prospectd/store/postgres"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
 
@@ -29,7 +28,7 @@ func addBackendFlags(fs *flagSet) backendFlags {
 		engine:    fs.String("engine", "PROSPECT_ENGINE", "embedded", "search engine: embedded or elasticsearch"),
 		esURL:     fs.String("elasticsearch-url", "ELASTICSEARCH_URL", "http://127.0.0.1:9200", "Elasticsearch URL (engine elasticsearch)"),
 		esPrefix:  fs.String("elasticsearch-prefix", "PROSPECT_ES_PREFIX", "prospect", "prefix of the Elasticsearch index names"),
-		stateURL:  fs.String("state-url", "PROSPECT_STATE_URL", "", "state store: empty for SQLite in the data dir, or a postgres:// URL"),
+		stateURL:  fs.String("state-url", "PROSPECT_STATE_URL", "", "state store: empty for SQLite in the data dir, or sqlite:PATH"),
 		logFormat: fs.String("log-format", "PROSPECT_LOG_FORMAT", "console", "log format: console or json"),
 	}
 }
@@ -56,11 +55,9 @@ func (b backendFlags) openStore(ctx context.Context) (store.Store, error) {
 	switch {
 	case u == "":
 		return sqlite.Open(ctx, filepath.Join(*b.dataDir, "state.db"))
-	case strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://"):
-		return postgres.Open(ctx, u)
 	case strings.HasPrefix(u, "sqlite:"):
 		return sqlite.Open(ctx, strings.TrimPrefix(strings.TrimPrefix(u, "sqlite:"), "//"))
 	default:
-		return nil, fmt.Errorf("--state-url: %q is neither empty, sqlite:PATH nor a postgres:// URL", u)
+		return nil, fmt.Errorf("--state-url: %q is neither empty nor sqlite:PATH", u)
 	}
 }

@@ -1,0 +1,101 @@
+// Package mappings owns the Elasticsearch index definitions: versioned JSON
+// files embedded in the binary (companies-vN.json is a composable index
+// template body, meta-vN.json a create-index body), rendered with
+// text/template for the values only known at run time (index pattern, vector
+// dimension, shard count).
+//
+// A mapping change is a new file with the next version number, never an edit
+// of a released one: indices created from the old file keep its mapping, and
+// index/elastic's Reindex copies them into an index built from the new one
+// and swaps the alias.
+package mappings
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"text/template"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// Current versions of the embedded definitions.
+const (
+	CompaniesVersion = 1
+	MetaVersion      = 1
+)
+
+// MaxDims is the largest dense_vector dimension Elasticsearch 8 indexes.
+const MaxDims = 4096
+
+// ErrParams reports template parameters that cannot produce a valid mapping.
+var ErrParams = errors.New("invalid mapping parameters")
+
+// CompaniesParams fill the companies index template.
+type CompaniesParams struct {
+	// IndexPattern is the concrete index names the template applies to,
+	// for example "prospect-companies-v*".
+	IndexPattern string
+	// Dims is the dimension of the dense_vector field.
+	Dims int
+	// Shards is the primary shard count of new indices; 0 means 1.
+	Shards int
+}
+
+// Companies returns the companies index template body of the current
+// version, rendered with p.
+func Companies(p CompaniesParams) ([]byte, error) {
+	return CompaniesVersioned(CompaniesVersion, p)
+}
+
+// CompaniesVersioned renders the companies template of a given version.
+func CompaniesVersioned(version int, p CompaniesParams) ([]byte, error) {
+	if p.IndexPattern == "" {
+		return nil, fmt.Errorf("%w: empty index pattern", ErrParams)
+	}
+	if p.Dims < 1 || p.Dims > MaxDims {
+		return nil, fmt.Errorf("%w: vector dimension %d outside 1..%d", ErrParams, p.Dims, MaxDims)
+	}
+	if p.Shards == 0 {
+		p.Shards = 1
+	}
+	if p.Shards < 0 {
+		return nil, fmt.Errorf("%w: %d shards", ErrParams, p.Shards)
+	}
+	return render(fmt.Sprintf("companies-v%d.json", version), p)
+}
+
+// Meta returns the create-index body of the metadata index.
+func Meta() ([]byte, error) {
+	return render(fmt.Sprintf("meta-v%d.json", MetaVersion), nil)
+}
+
+// render executes one embedded file as a text/template and checks that the
+// result is JSON. Strings are inserted through the json function so a value
+// can never break out of its JSON string.
+func render(name string, data any) ([]byte, error) {
+	src, err := files.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("mapping %s: %w", name, err)
+	}
+	t, err := template.New(name).Option("missingkey=error").Funcs(template.FuncMap{
+		"json": func(v any) (string, error) {
+			b, err := json.Marshal(v)
+			return string(b), err
+		},
+	}).Parse(string(src))
+	if err != nil {
+		return nil, fmt.Errorf("parse mapping %s: %w", name, err)
+	}
+	var out bytes.Buffer
+	if err := t.Execute(&out, data); err != nil {
+		return nil, fmt.Errorf("render mapping %s: %w", name, err)
+	}
+	if !json.Valid(out.Bytes()) {
+		return nil, fmt.Errorf("render mapping %s: result is not valid JSON", name)
+	}
+	return out.Bytes(), nil
+}
