@@ -103,7 +103,9 @@ func TestWikipediaWebsites(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		var r struct{ Website, DomainGuess string `json:"-"` }
+		var r struct {
+			Website, DomainGuess string `json:"-"`
+		}
 		var raw map[string]any
 		if json.Unmarshal(sc.Bytes(), &raw) != nil {
 			continue
