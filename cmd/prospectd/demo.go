@@ -26,7 +26,7 @@ func runDemo(ctx context.Context, args []string) error {
 	if *out != "" {
 		return writeDemo(*out, *companies, int64(*seed))
 	}
-	eng, err := b.openEngine(ctx)
+	eng, err := b.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}

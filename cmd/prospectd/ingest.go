@@ -33,7 +33,7 @@ func runIngest(ctx context.Context, args []string) error {
 		return err
 	}
 	defer src.Close()
-	eng, err := b.openEngine(ctx)
+	eng, err := b.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -36,6 +37,16 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	// PROSPECT_CPUPROFILE=FILE writes a CPU profile of the command, for
+	// performance work on ingest and serve.
+	if path := os.Getenv("PROSPECT_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
+	}
+
 	var err error
 	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
 	case "serve":
@@ -54,10 +65,11 @@ func main() {
 		os.Exit(2)
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		os.Exit(0)
+		return
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "prospectd %s: %v\n", os.Args[1], err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }

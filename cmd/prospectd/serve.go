@@ -32,7 +32,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("open state store: %w", err)
 	}
 	defer st.Close()
-	eng, err := b.openEngine(ctx)
+	eng, err := b.openEngine(ctx, false)
 	if err != nil {
 		return fmt.Errorf("open search engine: %w", err)
 	}

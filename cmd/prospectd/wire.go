@@ -33,11 +33,13 @@ func addBackendFlags(fs *flagSet) backendFlags {
 	}
 }
 
-func (b backendFlags) openEngine(ctx context.Context) (index.Engine, error) {
+// openEngine opens the configured engine; bulk marks a loading command
+// (ingest, demo) that may trade per-batch fsync for throughput.
+func (b backendFlags) openEngine(ctx context.Context, bulk bool) (index.Engine, error) {
 	switch *b.engine {
 	case "embedded":
 		dir := filepath.Join(*b.dataDir, "index")
-		e, err := embedded.Open(dir, embedded.Options{})
+		e, err := embedded.Open(dir, embedded.Options{BulkLoad: bulk})
 		if errors.Is(err, index.ErrLocked) {
 			return nil, fmt.Errorf("the embedded index in %s is in use by another process (a running `prospectd serve`?); "+
 				"stop it first: the embedded index has one writer at a time", dir)

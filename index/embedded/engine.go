@@ -44,6 +44,11 @@ const chunkDocs = 1 << 16
 type Options struct {
 	// CacheBytes is Pebble's block cache size; 0 means 64 MiB.
 	CacheBytes int64
+	// BulkLoad skips the fsync of each upsert batch: a crash of the machine
+	// (not of the process) can lose the last batches, which a rerun of the
+	// idempotent load restores. Close syncs everything. For `ingest` and
+	// `demo`, not for a serving index.
+	BulkLoad bool
 }
 
 // Engine is the embedded index. It is safe for concurrent use; writes are
@@ -54,6 +59,8 @@ type Engine struct {
 
 	writeMu sync.Mutex // serializes writers (Pebble batch + in-memory apply)
 	closed  bool       // guarded by writeMu
+
+	writeOpts *pebble.WriteOptions
 
 	mu      sync.RWMutex // guards everything below
 	meta    *index.Meta
@@ -97,7 +104,10 @@ func Open(dir string, opt Options) (*Engine, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	e := &Engine{dir: dir, db: db}
+	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync}
+	if opt.BulkLoad {
+		e.writeOpts = pebble.NoSync
+	}
 	e.reset()
 	if err := e.loadAll(); err != nil {
 		db.Close()
@@ -414,7 +424,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		_ = b.Set([]byte(prefixProfile+p.domain), p.profile, nil)
 		_ = b.Set([]byte(prefixText+p.domain), p.text, nil)
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := b.Commit(e.writeOpts); err != nil {
 		return failed, fmt.Errorf("write %d companies: %w", len(work), err)
 	}
 	e.mu.Lock()
