@@ -407,18 +407,30 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	}
 	b := e.db.NewBatch()
 	defer b.Close()
+	e.mu.RLock()
+	for i := range work {
+		_, work[i].hadOld = e.ids[work[i].domain]
+	}
+	e.mu.RUnlock()
 	for i := range work {
 		p := &work[i]
 		key := []byte(prefixEntry + p.domain)
-		if old, closer, err := e.db.Get(key); err == nil {
-			err = p.old.unmarshal(old)
-			closer.Close()
-			if err != nil {
+		// New domains (most of a bulk load) need no read: the in-memory
+		// index knows every stored domain.
+		if p.hadOld {
+			old, closer, err := e.db.Get(key)
+			switch {
+			case errors.Is(err, pebble.ErrNotFound):
+				p.hadOld = false
+			case err != nil:
 				return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
+			default:
+				err = p.old.unmarshal(old)
+				closer.Close()
+				if err != nil {
+					return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
+				}
 			}
-			p.hadOld = true
-		} else if !errors.Is(err, pebble.ErrNotFound) {
-			return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
 		}
 		_ = b.Set(key, p.x, nil)
 		_ = b.Set([]byte(prefixProfile+p.domain), p.profile, nil)
