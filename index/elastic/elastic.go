@@ -82,7 +82,7 @@ type Engine struct {
 
 var prefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
-// New connects to the cluster, checks it is Elasticsearch 8 or newer,
+// New connects to the cluster, checks it runs Elasticsearch 8 (8.8 or later),
 // installs (or updates) the companies index template, makes sure the
 // companies alias points at a concrete index whose vector dimension is
 // cfg.Dimension, and creates the metadata index when missing. Several
@@ -214,10 +214,12 @@ func (e *Engine) checkVersion(ctx context.Context) error {
 	if err1 != nil || err2 != nil {
 		return fmt.Errorf("elasticsearch: unreadable version %q", info.Version.Number)
 	}
-	if major < 8 || major == 8 && minor < 8 {
-		// 8.8 brought the kNN similarity threshold; 8.4 the top-level knn
-		// section with filters.
-		return fmt.Errorf("elasticsearch: %w: version %s; 8.8 or newer is required", index.ErrUnsupported, info.Version.Number)
+	// 8.8 brought the kNN similarity threshold (8.4 the top-level knn
+	// section with filters). 9.2 stops returning vectors in _source by
+	// default, which CompanyVectors and Reindex rely on; 9.x is refused
+	// until this backend is tested against it.
+	if major != 8 || minor < 8 {
+		return fmt.Errorf("elasticsearch: %w: version %s; this backend needs Elasticsearch 8.8 to 8.x", index.ErrUnsupported, info.Version.Number)
 	}
 	return nil
 }

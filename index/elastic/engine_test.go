@@ -91,7 +91,8 @@ func TestNewRefuses(t *testing.T) {
 		{"no dimension", "8.19.3", 8, Config{}, index.ErrInvalid},
 		{"upper-case prefix", "8.19.3", 8, Config{Dimension: 8, IndexPrefix: "Prospect"}, index.ErrInvalid},
 		{"prefix with a slash", "8.19.3", 8, Config{Dimension: 8, IndexPrefix: "a/b"}, index.ErrInvalid},
-		{"nine is fine", "9.1.0", 8, Config{Dimension: 8}, nil},
+		{"nine is not yet supported", "9.2.0", 8, Config{Dimension: 8}, index.ErrUnsupported},
+		{"8.8 is the oldest", "8.8.0", 8, Config{Dimension: 8}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

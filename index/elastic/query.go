@@ -410,7 +410,7 @@ func buildSearch(s index.Search, dim int) (searchBody, error) {
 
 // buildKnnTotal returns the body of the request that counts the matches of
 // a vector search above its similarity threshold: a kNN search as wide as
-// Elasticsearch allows (k = num_candidates = 10,000) returning no hits.
+// Elasticsearch allows (k = num_candidates = 10,000), returning one hit.
 func buildKnnTotal(s index.Search, dim int) (searchBody, error) {
 	if err := checkVector(s.Vector, dim); err != nil {
 		return searchBody{}, err
@@ -428,7 +428,9 @@ func buildKnnTotal(s index.Search, dim int) (searchBody, error) {
 			Similarity:    s.MinSimilarity,
 			Filter:        knnFilter(q),
 		},
-		Size:           0,
+		// One hit rather than none keeps this an ordinary, documented kNN
+		// search; the cost is one id.
+		Size:           1,
 		Source:         sourceFilter{Disabled: true},
 		TrackTotalHits: true,
 	}, nil
