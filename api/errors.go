@@ -19,16 +19,17 @@ func detailedErrors() {
 		huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
 			var parts []string
 			for _, e := range errs {
-				if e == nil {
-					continue
-				}
-				if d, ok := e.(*huma.ErrorDetail); ok && d.Location != "" {
+				switch d, ok := e.(*huma.ErrorDetail); {
+				case e == nil:
+				case ok && strings.Contains(msg, d.Message):
+					// The handler's message already says it.
+				case ok && d.Location != "":
 					parts = append(parts, d.Location+": "+d.Message)
-				} else {
+				default:
 					parts = append(parts, e.Error())
 				}
 			}
-			if len(parts) > 0 && !strings.Contains(msg, parts[0]) {
+			if len(parts) > 0 {
 				msg += ": " + strings.Join(parts, "; ")
 			}
 			return base(status, msg, errs...)
