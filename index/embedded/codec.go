@@ -58,6 +58,16 @@ func init() {
 
 const codecVersion = 1
 
+// domainSlot is the terms slot of the domain, which has no postings.
+var domainSlot = func() int {
+	for i, f := range index.KeywordFields {
+		if f == index.DomainField {
+			return i
+		}
+	}
+	panic("embedded: no domain field")
+}()
+
 func newEntry(c *record.Company, vec []float32) entry {
 	e := entry{vector: vec, score: c.Score, start: noDate}
 	if d, ok := parseDay(c.StartDate); ok {
@@ -142,7 +152,25 @@ func (e *entry) marshal(dst []byte) []byte {
 
 var errCorrupt = errors.New("corrupt index entry")
 
-func (e *entry) unmarshal(b []byte) error {
+func (e *entry) unmarshal(b []byte) error { return e.decode(b, nil) }
+
+// interner shares one string per distinct term value across entries, so
+// rebuilding the index at open allocates per distinct value, not per
+// occurrence.
+type interner map[string]string
+
+func (in interner) get(b []byte) string {
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
+// decode is unmarshal reusing e's slices; with an interner, term strings
+// (except the unique domain) are shared.
+func (e *entry) decode(b []byte, in interner) error {
 	if len(b) == 0 || b[0] != codecVersion {
 		return fmt.Errorf("%w: unknown codec version", errCorrupt)
 	}
@@ -159,7 +187,11 @@ func (e *entry) unmarshal(b []byte) error {
 	if !ok || uint64(len(b)) < dim*4 {
 		return fmt.Errorf("%w: vector", errCorrupt)
 	}
-	e.vector = make([]float32, dim)
+	if uint64(cap(e.vector)) >= dim {
+		e.vector = e.vector[:dim]
+	} else {
+		e.vector = make([]float32, dim)
+	}
 	for i := range e.vector {
 		e.vector[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
 	}
@@ -181,13 +213,17 @@ func (e *entry) unmarshal(b []byte) error {
 		if !ok || cnt > uint64(len(b)) {
 			return fmt.Errorf("%w: terms", errCorrupt)
 		}
-		vals := make([]string, cnt)
-		for j := range vals {
+		vals := e.terms[i][:0]
+		for j := uint64(0); j < cnt; j++ {
 			l, ok := next()
 			if !ok || l > uint64(len(b)) {
 				return fmt.Errorf("%w: term", errCorrupt)
 			}
-			vals[j] = string(b[:l])
+			if in != nil && i != domainSlot {
+				vals = append(vals, in.get(b[:l]))
+			} else {
+				vals = append(vals, string(b[:l]))
+			}
 			b = b[l:]
 		}
 		e.terms[i] = vals

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -126,7 +127,9 @@ func (e *Engine) reset() {
 	e.exists = map[uint8]*roaring.Bitmap{}
 }
 
-// loadAll rebuilds the in-memory index from the persisted entries.
+// loadAll rebuilds the in-memory index from the persisted entries. One
+// goroutine reads the store while this one decodes; postings are collected
+// as sorted id lists and turned into bitmaps once at the end.
 func (e *Engine) loadAll() error {
 	m, err := e.readMeta()
 	switch {
@@ -136,32 +139,108 @@ func (e *Engine) loadAll() error {
 	default:
 		e.meta, e.dim = &m, m.Dimension
 	}
-	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEntry), UpperBound: []byte("x0")})
-	if err != nil {
-		return fmt.Errorf("scan index: %w", err)
+	type rawBatch struct {
+		buf  []byte
+		keys [][2]int // key end, value end offsets into buf
 	}
-	defer it.Close()
+	batches := make(chan rawBatch, 4)
+	scanErr := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEntry), UpperBound: []byte("x0")})
+		if err != nil {
+			scanErr <- fmt.Errorf("scan index: %w", err)
+			return
+		}
+		b := rawBatch{buf: make([]byte, 0, 4<<20)}
+		for it.First(); it.Valid(); it.Next() {
+			b.buf = append(b.buf, it.Key()[len(prefixEntry):]...)
+			k := len(b.buf)
+			b.buf = append(b.buf, it.Value()...)
+			b.keys = append(b.keys, [2]int{k, len(b.buf)})
+			if len(b.buf) >= 4<<20 {
+				batches <- b
+				b = rawBatch{buf: make([]byte, 0, 4<<20)}
+			}
+		}
+		if len(b.keys) > 0 {
+			batches <- b
+		}
+		err = it.Error()
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+		scanErr <- err
+	}()
+
+	// The load allocates mostly long-lived data; collecting less often
+	// while it runs saves a good share of the restart time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	bulk := &bulkPostings{}
+	for i := range bulk.post {
+		bulk.post[i] = map[string][]uint32{}
+	}
+	bulk.exists = map[uint8][]uint32{}
 	var en entry
-	for it.First(); it.Valid(); it.Next() {
-		domain := string(it.Key()[len(prefixEntry):])
-		if err := en.unmarshal(it.Value()); err != nil {
-			return fmt.Errorf("load %s: %w", domain, err)
+	in := interner{}
+	var loadErr error
+	for b := range batches {
+		if loadErr != nil {
+			continue // drain so the scanner can finish
 		}
-		if len(en.vector) != e.dim {
-			return fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.vector), e.dim)
+		start := 0
+		for _, kv := range b.keys {
+			domain := string(b.buf[start:kv[0]])
+			val := b.buf[kv[0]:kv[1]]
+			start = kv[1]
+			if err := en.decode(val, in); err != nil {
+				loadErr = fmt.Errorf("load %s: %w", domain, err)
+				break
+			}
+			if len(en.vector) != e.dim {
+				loadErr = fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.vector), e.dim)
+				break
+			}
+			e.place(domain, &en, bulk)
 		}
-		e.apply(domain, &en, nil)
 	}
-	return it.Error()
+	if err := <-scanErr; err != nil {
+		return err
+	}
+	if loadErr != nil {
+		return loadErr
+	}
+	for slot := range bulk.post {
+		for v, ids := range bulk.post[slot] {
+			e.post[slot][v] = roaring.BitmapOf(ids...)
+		}
+	}
+	for bit, ids := range bulk.exists {
+		e.exists[bit] = roaring.BitmapOf(ids...)
+	}
+	e.live.AddRange(0, uint64(len(e.domains)))
+	return nil
+}
+
+// bulkPostings collects postings during loadAll, where ids only grow.
+type bulkPostings struct {
+	post   [numKeyword]map[string][]uint32
+	exists map[uint8][]uint32
 }
 
 // apply adds (or replaces, when old is given) a document in memory.
 // Callers hold mu for writing, or own e exclusively.
 func (e *Engine) apply(domain string, en *entry, old *entry) {
-	id, ok := e.ids[domain]
-	if ok && old != nil {
+	if id, ok := e.ids[domain]; ok && old != nil {
 		e.unindex(id, old)
 	}
+	e.place(domain, en, nil)
+}
+
+// place assigns the document a slot, fills its columns and adds its
+// postings: to the bitmaps, or to bulk during loadAll.
+func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) {
+	id, ok := e.ids[domain]
 	if !ok {
 		if n := len(e.free); n > 0 {
 			id = e.free[n-1]
@@ -182,7 +261,14 @@ func (e *Engine) apply(domain string, en *entry, old *entry) {
 	e.starts[id] = en.start
 	copy(e.vectorOf(id), en.vector)
 	for slot, vals := range en.terms {
+		if slot == domainSlot {
+			continue // ids answers domain terms; a bitmap per domain would waste memory
+		}
 		for _, v := range vals {
+			if bulk != nil {
+				bulk.post[slot][v] = append(bulk.post[slot][v], id)
+				continue
+			}
 			bm := e.post[slot][v]
 			if bm == nil {
 				bm = roaring.New()
@@ -192,16 +278,23 @@ func (e *Engine) apply(domain string, en *entry, old *entry) {
 		}
 	}
 	for bit := uint8(1); bit != 0 && bit <= flagState; bit <<= 1 {
-		if en.flags&bit != 0 {
-			bm := e.exists[bit]
-			if bm == nil {
-				bm = roaring.New()
-				e.exists[bit] = bm
-			}
-			bm.Add(id)
+		if en.flags&bit == 0 {
+			continue
 		}
+		if bulk != nil {
+			bulk.exists[bit] = append(bulk.exists[bit], id)
+			continue
+		}
+		bm := e.exists[bit]
+		if bm == nil {
+			bm = roaring.New()
+			e.exists[bit] = bm
+		}
+		bm.Add(id)
 	}
-	e.live.Add(id)
+	if bulk == nil {
+		e.live.Add(id)
+	}
 }
 
 func (e *Engine) unindex(id uint32, old *entry) {

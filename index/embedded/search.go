@@ -97,6 +97,15 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 	case nil:
 		return cand, nil
 	case index.Terms:
+		if n.Field == index.DomainField {
+			out := roaring.New()
+			for _, v := range n.Values {
+				if id, ok := e.ids[v]; ok {
+					out.Add(id)
+				}
+			}
+			return roaring.And(out, cand), nil
+		}
 		post := e.post[keywordSlot[n.Field]]
 		lists := make([]*roaring.Bitmap, 0, len(n.Values))
 		for _, v := range n.Values {
