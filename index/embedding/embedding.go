@@ -1,130 +1,92 @@
-// Package embedding is the built-in text embedder used at ingest and at
-// query time: TF-IDF over word unigrams and bigrams, projected to a dense
-// vector by a truncated SVD fitted on a sample of the indexed corpus (latent
-// semantic analysis). It needs no network and no downloaded model; the
-// fitted model is serialized into the index metadata so every process
-// embeds the same way.
+// Package embedding owns the built-in text embedder: the one code path that
+// turns a company profile (at ingest) and free query text such as an ICP
+// description (at search time) into unit-length vectors of the same space.
+//
+// The embedder is TF-IDF over word unigrams and bigrams (character bigrams
+// for Chinese, Japanese and Thai), projected onto the top right singular
+// vectors of a TF-IDF matrix fitted on a sample of the corpus (latent
+// semantic analysis). It needs no network and no downloaded model: Fit
+// learns the model from the operator's own companies, MarshalBinary and Load
+// carry it in the index metadata, and the same bytes always give the same
+// vectors.
 package embedding
 
 import (
+	"cmp"
 	"errors"
-	"math"
-	"strings"
-	"sync"
+	"slices"
 
 	"github.com/openprospect/prospectd/record"
 )
 
-// Embedder turns documents and query text into unit vectors of Dim()
-// dimensions. Implementations are safe for concurrent use.
-type Embedder interface {
-	// ID names the embedder and its fitted state; vectors of different ids
-	// are not comparable.
-	ID() string
-	Dim() int
-	Embed(d Doc) []float32
-	EmbedText(s string) []float32
-}
+// Sentinel errors.
+var (
+	// ErrTooFewDocs: the fit sample has too few documents with words in
+	// common to learn a projection from.
+	ErrTooFewDocs = errors.New("too few documents to fit an embedder")
+	// ErrInvalidOptions: an Options field is out of range.
+	ErrInvalidOptions = errors.New("invalid embedder options")
+	// ErrCorruptModel: serialized model bytes are malformed or damaged.
+	ErrCorruptModel = errors.New("corrupt embedder model")
+)
 
-// Doc is the text of a company the embedder reads.
+// Doc is the text of one company as the embedder reads it. Each field has
+// its own weight (see Weights), so industry labels and keywords can count
+// for more than the free text around them.
 type Doc struct {
 	Name, Description, SiteText string
 	Keywords, Industries        []string
 }
 
-// DocOf extracts the embedder's view of a company.
+// DocOf returns the embedder's view of a company: its name, description,
+// site text, keyword terms (strongest first) and industry labels.
 func DocOf(c record.Company) Doc {
-	kw := make([]string, 0, len(c.Keywords))
-	for k := range c.Keywords {
-		kw = append(kw, k)
+	return Doc{
+		Name:        c.Name,
+		Description: c.Description,
+		SiteText:    c.SiteText,
+		Keywords:    keysByWeight(c.Keywords),
+		Industries:  c.Industries(),
 	}
-	return Doc{Name: c.Name, Description: c.Description, SiteText: c.SiteText, Keywords: kw, Industries: c.Industries()}
 }
 
-// Field weights: keywords and industry labels are curated signals and count
-// more than free text; site text is long and noisy and counts less; the
-// name is mostly a proper noun.
-const (
-	weightName        = 0.5
-	weightDescription = 1.0
-	weightSiteText    = 0.6
-	weightKeyword     = 2.0
-	weightIndustry    = 3.0
-	// maxFieldTokens bounds the work per field: site text beyond it adds
-	// little signal and costs time at 20,000 documents a second.
-	maxFieldTokens = 400
-)
-
-// bag is a term-frequency vector keyed by term hash.
-type bag map[uint64]float32
-
-var bagPool = sync.Pool{New: func() any { return bag(make(map[uint64]float32, 512)) }}
-var tokPool = sync.Pool{New: func() any { s := make([]string, 0, 512); return &s }}
-
-// addText adds the unigrams and bigrams of s with weight w.
-func (b bag) addText(s string, w float32) {
-	if s == "" {
-		return
+// keysByWeight returns m's keys by descending weight, then by key, so a
+// company always gives the same Doc.
+func keysByWeight(m map[string]float64) []string {
+	if len(m) == 0 {
+		return nil
 	}
-	tp := tokPool.Get().(*[]string)
-	toks := tokens((*tp)[:0], s)
-	if len(toks) > maxFieldTokens {
-		toks = toks[:maxFieldTokens]
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	var prev uint64
-	for i, t := range toks {
-		h := termHash(t)
-		b[h] += w
-		if i > 0 {
-			b[pairHash(prev, h)] += w
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(m[b], m[a]); c != 0 {
+			return c
 		}
-		prev = h
-	}
-	*tp = toks[:0]
-	tokPool.Put(tp)
+		return cmp.Compare(a, b)
+	})
+	return keys
 }
 
-func docBag(d Doc) bag {
-	b := bagPool.Get().(bag)
-	b.addText(d.Name, weightName)
-	b.addText(d.Description, weightDescription)
-	b.addText(d.SiteText, weightSiteText)
-	for _, k := range d.Keywords {
-		b.addText(k, weightKeyword)
-	}
-	for _, ind := range d.Industries {
-		b.addText(strings.ReplaceAll(ind, "_", " "), weightIndustry)
-	}
-	return b
+// Embedder turns documents and query text into vectors of one space.
+//
+// Vectors are unit length (L2 norm 1 within float32 rounding), of length
+// Dim(), never contain NaN or Inf, and are freshly allocated for the caller.
+// Input without a single term the embedder knows still gets a unit vector
+// (for a fitted Model, the direction of the average fit document), so an
+// index never holds a zero vector; Model.KnownTerms tells such input apart.
+// Implementations are safe for concurrent use.
+type Embedder interface {
+	// ID names the embedder and its fitted state: two embedders with the
+	// same ID produce the same vectors, two fits never share one.
+	ID() string
+	// Dim is the vector length.
+	Dim() int
+	// Embed embeds a company.
+	Embed(d Doc) []float32
+	// EmbedText embeds free text, such as an ICP description.
+	EmbedText(s string) []float32
 }
 
-func releaseBag(b bag) {
-	clear(b)
-	bagPool.Put(b)
-}
-
-// sublinear dampens repeated terms: 1 + ln(tf) for tf >= 1.
-func sublinear(tf float32) float32 {
-	if tf <= 1 {
-		return tf
-	}
-	return 1 + float32(math.Log(float64(tf)))
-}
-
-// ErrTooFewDocs is returned by Fit when the sample has no usable text.
-var ErrTooFewDocs = errors.New("too few documents with text to fit the embedder")
-
-func normalize(v []float32) []float32 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return v
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
-	return v
-}
+var _ Embedder = (*Model)(nil)

@@ -1,461 +1,228 @@
 package embedding
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"math"
-	"math/rand/v2"
-	"runtime"
-	"slices"
-	"sort"
 	"sync"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// Options configure Fit; the zero value gives the defaults.
-type Options struct {
-	Dim        int   // output dimension; default 256
-	MaxVocab   int   // terms kept, most frequent first; default 24,000
-	MinDocFreq int   // a term must occur in this many sample docs; default 2 (1 for samples under 50 docs)
-	Seed       int64 // random projection seed; default 1
+// Weights are the relative weights of a document's fields. A term's weight
+// in a document is the sum over fields of weight × (1 + ln count in that
+// field), so repeating a word in long site text cannot drown a keyword.
+type Weights struct {
+	Name, Description, SiteText, Keywords, Industries float32
 }
 
-func (o Options) withDefaults(n int) Options {
-	if o.Dim <= 0 {
-		o.Dim = 256
-	}
-	if o.MaxVocab <= 0 {
-		o.MaxVocab = 24000
-	}
-	if o.MinDocFreq <= 0 {
-		o.MinDocFreq = 2
-		if n < 50 {
-			o.MinDocFreq = 1
-		}
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-	}
-	return o
-}
+// DefaultWeights: industry labels and keywords are curated and say most
+// about what a company does (they matter most for lookalikes); the name is
+// mostly a proper noun; site text is long and noisy.
+var DefaultWeights = Weights{Name: 0.5, Description: 1, SiteText: 0.5, Keywords: 1.5, Industries: 2}
 
-// Model is a fitted TF-IDF + truncated SVD embedder.
+// maxFieldBytes bounds the text read from one field: beyond the first
+// 16 KiB a company's site text adds little and would only slow ingest.
+const maxFieldBytes = 16 << 10
+
+// Model is a fitted TF-IDF + truncated SVD embedder. It is immutable once
+// built, so any number of goroutines may use it at once.
 type Model struct {
 	id      string
 	dim     int
-	vocab   map[uint64]int32 // term hash -> row
-	idf     []float32        // per row
-	proj    []float32        // rows x dim, row-major: the term's coordinates
-	rowHash []uint64         // inverse of vocab, built while fitting
+	rank    int // projected components; dim-rank trailing components are always zero
+	weights Weights
+	hashes  []uint64  // term hashes, ascending; a term's row is its position
+	rows    termIndex // term hash → row
+	// proj holds rank floats per row: the term's IDF × its right singular
+	// vector coordinates × the singular values to the power
+	// singularPower, as quantized in the serialized model.
+	proj     []float32
+	fallback []float32 // unit vector for input without known terms
+	encoded  []byte    // the serialized model, source of the id
 }
 
-var _ Embedder = (*Model)(nil)
-
-// ID implements Embedder: "tfidf-svd-v1-<dim>-<hash of the model>".
+// ID implements Embedder: "tfidf-svd-v1-<dim>-<first 8 hex digits of the
+// SHA-256 of the serialized model>".
 func (m *Model) ID() string { return m.id }
 
 // Dim implements Embedder.
 func (m *Model) Dim() int { return m.dim }
 
-// Embed implements Embedder. A document with no known term embeds to the
-// zero vector, which is similar to nothing.
+// VocabSize is the number of terms the model knows.
+func (m *Model) VocabSize() int { return len(m.hashes) }
+
+// Embed implements Embedder.
 func (m *Model) Embed(d Doc) []float32 {
-	b := docBag(d)
-	v := m.project(b)
-	releaseBag(b)
-	return v
+	s := m.scratch()
+	defer scratchPool.Put(s)
+	s.field(d.Name, m.weights.Name)
+	s.field(d.Description, m.weights.Description)
+	s.field(d.SiteText, m.weights.SiteText)
+	s.list(d.Keywords, m.weights.Keywords)
+	s.list(d.Industries, m.weights.Industries)
+	return m.project(s)
 }
 
-// EmbedText implements Embedder: query text is weighted like a description.
-func (m *Model) EmbedText(s string) []float32 {
-	return m.Embed(Doc{Description: s})
+// EmbedText implements Embedder. Query text is read as a description, so
+// "cybersecurity for banks" lands among companies described that way.
+func (m *Model) EmbedText(text string) []float32 {
+	s := m.scratch()
+	defer scratchPool.Put(s)
+	s.field(text, 1)
+	return m.project(s)
 }
 
-type weighted struct {
-	row int32
-	w   float32
+// KnownTerms counts the distinct terms of d the model knows. Zero means d
+// embeds to the fallback vector: a caller may refuse such a query rather
+// than rank by it.
+func (m *Model) KnownTerms(d Doc) int {
+	s := m.scratch()
+	defer scratchPool.Put(s)
+	s.field(d.Name, 1)
+	s.field(d.Description, 1)
+	s.field(d.SiteText, 1)
+	s.list(d.Keywords, 1)
+	s.list(d.Industries, 1)
+	n := len(s.rows)
+	s.reset()
+	return n
 }
 
-var weightedPool = sync.Pool{New: func() any { s := make([]weighted, 0, 512); return &s }}
-
-// project sums the projection rows of the known terms. Terms are summed in
-// row order, not map order, so the same text always gives bit-identical
-// vectors.
-func (m *Model) project(b bag) []float32 {
-	wp := weightedPool.Get().(*[]weighted)
-	terms := (*wp)[:0]
-	for h, tf := range b {
-		if row, ok := m.vocab[h]; ok {
-			terms = append(terms, weighted{row, sublinear(tf) * m.idf[row]})
-		}
-	}
-	slices.SortFunc(terms, func(a, b weighted) int { return int(a.row - b.row) })
-	out := make([]float32, m.dim)
-	for _, t := range terms {
-		p := m.proj[int(t.row)*m.dim : int(t.row+1)*m.dim]
-		for i := range out {
-			out[i] += t.w * p[i]
-		}
-	}
-	*wp = terms[:0]
-	weightedPool.Put(wp)
-	return normalize(out)
+// scratch holds the buffers of one Embed call; pooled, so embedding does
+// not allocate beyond the returned vector. Per-row counters are dense
+// arrays over the vocabulary, so counting a term is an array increment and
+// no sort is needed; every call leaves them zero again.
+type scratch struct {
+	m         *Model
+	tk        tokenizer
+	count     []uint16  // per row: occurrences in the current field
+	weight    []float32 // per row: weight summed over the fields so far
+	fieldRows []int32   // rows seen in the current field
+	rows      []int32   // rows seen in the document, in first-seen order
+	sum       []float32
 }
 
-// Fit learns the vocabulary, IDF weights and projection from a sample of
-// documents. It is deterministic for the same documents and options.
-func Fit(docs []Doc, opt Options) (*Model, error) {
-	opt = opt.withDefaults(len(docs))
-	bags := make([]bag, 0, len(docs))
-	df := map[uint64]int{}
-	for _, d := range docs {
-		b := docBag(d)
-		if len(b) == 0 {
-			releaseBag(b)
-			continue
-		}
-		for h := range b {
-			df[h]++
-		}
-		bags = append(bags, b)
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func (m *Model) scratch() *scratch {
+	s := scratchPool.Get().(*scratch)
+	s.m = m
+	if n := len(m.hashes); len(s.count) < n {
+		s.count, s.weight = make([]uint16, n), make([]float32, n)
 	}
-	defer func() {
-		for _, b := range bags {
-			releaseBag(b)
-		}
-	}()
-	n := len(bags)
-	if n == 0 {
-		return nil, ErrTooFewDocs
-	}
-	// Vocabulary: frequent enough to be learned, not so frequent that it
-	// says nothing.
-	type term struct {
-		h  uint64
-		df int
-	}
-	maxDF := n
-	if n >= 20 {
-		maxDF = n / 2
-	}
-	var terms []term
-	for h, c := range df {
-		if c >= opt.MinDocFreq && c <= maxDF {
-			terms = append(terms, term{h, c})
-		}
-	}
-	sort.Slice(terms, func(i, j int) bool {
-		if terms[i].df != terms[j].df {
-			return terms[i].df > terms[j].df
-		}
-		return terms[i].h < terms[j].h
-	})
-	if len(terms) > opt.MaxVocab {
-		terms = terms[:opt.MaxVocab]
-	}
-	if len(terms) == 0 {
-		return nil, ErrTooFewDocs
-	}
-	// Deterministic row order regardless of map iteration.
-	sort.Slice(terms, func(i, j int) bool { return terms[i].h < terms[j].h })
-	m := &Model{dim: opt.Dim, vocab: make(map[uint64]int32, len(terms)), idf: make([]float32, len(terms))}
-	for i, t := range terms {
-		m.vocab[t.h] = int32(i)
-		m.idf[i] = float32(math.Log(float64(n+1)/float64(t.df+1)) + 1)
-	}
-	a := m.sparseRows(bags)
-	m.proj = randomizedSVD(a, len(terms), opt.Dim, uint64(opt.Seed))
-	m.id = m.computeID()
-	return m, nil
+	return s
 }
 
-// hashes returns the term hash of each row.
-func (m *Model) hashes() []uint64 {
-	if m.rowHash == nil {
-		m.rowHash = make([]uint64, len(m.idf))
-		for h, r := range m.vocab {
-			m.rowHash[r] = h
-		}
+// term implements termSink: unknown terms are ignored.
+func (s *scratch) term(_ []byte, h uint64) {
+	r, ok := s.m.rows.get(h)
+	if !ok {
+		return
 	}
-	return m.rowHash
+	switch s.count[r] {
+	case 0:
+		s.fieldRows = append(s.fieldRows, r)
+	case math.MaxUint16:
+		return
+	}
+	s.count[r]++
 }
 
-// csr is a sparse matrix in compressed rows: docs x terms.
-type csr struct {
-	ptr []int
-	col []int32
-	val []float64
+func (s *scratch) field(text string, w float32) {
+	if w == 0 || text == "" {
+		return
+	}
+	if len(text) > maxFieldBytes {
+		text = text[:maxFieldBytes]
+	}
+	s.tk.terms(text, s)
+	s.endField(w)
 }
 
-func (c *csr) rows() int { return len(c.ptr) - 1 }
-
-// sparseRows builds the L2-normalized TF-IDF rows of the sample.
-func (m *Model) sparseRows(bags []bag) *csr {
-	c := &csr{ptr: []int{0}}
-	for _, b := range bags {
-		start := len(c.col)
-		for h := range b {
-			if row, ok := m.vocab[h]; ok {
-				c.col = append(c.col, row)
-			}
-		}
-		// Column order fixes the floating-point summation order: fits of
-		// the same sample are bit-identical.
-		slices.Sort(c.col[start:])
-		rev := m.hashes()
-		var norm float64
-		for _, row := range c.col[start:] {
-			w := float64(sublinear(b[rev[row]]) * m.idf[row])
-			c.val = append(c.val, w)
-			norm += w * w
-		}
-		if norm > 0 {
-			inv := 1 / math.Sqrt(norm)
-			for i := start; i < len(c.val); i++ {
-				c.val[i] *= inv
-			}
-		}
-		c.ptr = append(c.ptr, len(c.col))
+// list reads the entries of a list field (keywords, industry labels) as one
+// field; no bigram spans two entries.
+func (s *scratch) list(entries []string, w float32) {
+	if w == 0 || len(entries) == 0 {
+		return
 	}
-	return c
-}
-
-// mulDense returns A·X (rows x l) for X (terms x l), rows split across CPUs.
-func (c *csr) mulDense(x *mat.Dense) *mat.Dense {
-	_, l := x.Dims()
-	out := mat.NewDense(c.rows(), l, nil)
-	parallel(c.rows(), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			dst := out.RawRowView(i)
-			for k := c.ptr[i]; k < c.ptr[i+1]; k++ {
-				src := x.RawRowView(int(c.col[k]))
-				v := c.val[k]
-				for j := range dst {
-					dst[j] += v * src[j]
-				}
-			}
-		}
-	})
-	return out
-}
-
-// mulTDense returns Aᵀ·Y (terms x l) for Y (rows x l).
-func (c *csr) mulTDense(y *mat.Dense, terms int) *mat.Dense {
-	_, l := y.Dims()
-	workers := runtime.GOMAXPROCS(0)
-	parts := make([]*mat.Dense, workers)
-	var wg sync.WaitGroup
-	per := (c.rows() + workers - 1) / workers
-	for w := 0; w < workers; w++ {
-		lo, hi := w*per, min((w+1)*per, c.rows())
-		parts[w] = mat.NewDense(terms, l, nil)
-		wg.Add(1)
-		go func(out *mat.Dense, lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				src := y.RawRowView(i)
-				for k := c.ptr[i]; k < c.ptr[i+1]; k++ {
-					dst := out.RawRowView(int(c.col[k]))
-					v := c.val[k]
-					for j := range dst {
-						dst[j] += v * src[j]
-					}
-				}
-			}
-		}(parts[w], lo, max(lo, hi))
-	}
-	wg.Wait()
-	for w := 1; w < workers; w++ {
-		parts[0].Add(parts[0], parts[w])
-	}
-	return parts[0]
-}
-
-func parallel(n int, fn func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	per := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*per, min((w+1)*per, n)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); fn(lo, hi) }()
-	}
-	wg.Wait()
-}
-
-// orthonormalize returns an orthonormal basis of y's columns (Cholesky QR,
-// applied twice for stability), with a small ridge for rank deficiency.
-func orthonormalize(y *mat.Dense) *mat.Dense {
-	for pass := 0; pass < 2; pass++ {
-		_, l := y.Dims()
-		var g mat.SymDense
-		g.SymOuterK(1, y.T())
-		var trace float64
-		for i := 0; i < l; i++ {
-			trace += g.At(i, i)
-		}
-		ridge := 1e-10*trace/float64(l) + 1e-300
-		for i := 0; i < l; i++ {
-			g.SetSym(i, i, g.At(i, i)+ridge)
-		}
-		var ch mat.Cholesky
-		if !ch.Factorize(&g) {
-			return y
-		}
-		var r, rinv mat.TriDense
-		ch.UTo(&r)
-		if err := rinv.InverseTri(&r); err != nil {
-			return y
-		}
-		var q mat.Dense
-		q.Mul(y, &rinv)
-		y = &q
-	}
-	return y
-}
-
-// randomizedSVD returns the top-k right singular vectors of a (docs x terms)
-// as a terms x k row-major projection (Halko, Martinsson and Tropp 2011: a
-// Gaussian sketch, one power iteration, then an exact SVD of the small
-// projected matrix through the eigendecomposition of B·Bᵀ). Columns beyond
-// the rank of a are zero.
-func randomizedSVD(a *csr, terms, k int, seed uint64) []float32 {
-	l := min(k+10, a.rows(), terms)
-	r := rand.New(rand.NewPCG(seed, 0x5EED))
-	omega := mat.NewDense(terms, l, nil)
-	raw := omega.RawMatrix().Data
-	for i := range raw {
-		raw[i] = r.NormFloat64()
-	}
-	q := orthonormalize(a.mulDense(omega))
-	z := orthonormalize(a.mulTDense(q, terms))
-	q = orthonormalize(a.mulDense(z))
-	bt := a.mulTDense(q, terms) // Bᵀ = Aᵀ·Q, terms x l
-
-	var bbt mat.SymDense
-	bbt.SymOuterK(1, bt.T())
-	var eig mat.EigenSym
-	if !eig.Factorize(&bbt, true) {
-		return make([]float32, terms*k)
-	}
-	vals := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
-	order := make([]int, len(vals))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return vals[order[i]] > vals[order[j]] })
-
-	proj := make([]float32, terms*k)
-	col := make([]float64, terms)
-	for c := 0; c < min(k, len(order)); c++ {
-		lambda := vals[order[c]]
-		if lambda <= 1e-12 {
+	budget := maxFieldBytes
+	for _, e := range entries {
+		if budget <= 0 {
 			break
 		}
-		sigma := math.Sqrt(lambda)
-		w := mat.Col(nil, order[c], &vecs)
-		colVec := mat.NewVecDense(terms, col)
-		colVec.MulVec(bt, mat.NewVecDense(len(w), w))
-		// Fix the sign so the largest-magnitude entry is positive: the
-		// same corpus then gives the same vectors on every platform.
-		var big float64
-		for _, x := range col {
-			if math.Abs(x) > math.Abs(big) {
-				big = x
-			}
+		if len(e) > budget {
+			e = e[:budget]
 		}
-		s := 1 / sigma
-		if big < 0 {
-			s = -s
-		}
-		for t := 0; t < terms; t++ {
-			proj[t*k+c] = float32(col[t] * s)
-		}
+		budget -= len(e)
+		s.tk.terms(e, s)
 	}
-	return proj
+	s.endField(w)
 }
 
-const magic = "PRSPEMB1"
-
-// MarshalBinary serializes the model.
-func (m *Model) MarshalBinary() ([]byte, error) {
-	return m.encode(), nil
-}
-
-func (m *Model) encode() []byte {
-	rows := len(m.idf)
-	hashes := make([]uint64, rows)
-	for h, r := range m.vocab {
-		hashes[r] = h
-	}
-	var b bytes.Buffer
-	b.Grow(16 + rows*(12+4*m.dim))
-	b.WriteString(magic)
-	var u32 [4]byte
-	binary.LittleEndian.PutUint32(u32[:], uint32(m.dim))
-	b.Write(u32[:])
-	binary.LittleEndian.PutUint32(u32[:], uint32(rows))
-	b.Write(u32[:])
-	var u64 [8]byte
-	for r := 0; r < rows; r++ {
-		binary.LittleEndian.PutUint64(u64[:], hashes[r])
-		b.Write(u64[:])
-		binary.LittleEndian.PutUint32(u32[:], math.Float32bits(m.idf[r]))
-		b.Write(u32[:])
-	}
-	for _, x := range m.proj {
-		binary.LittleEndian.PutUint32(u32[:], math.Float32bits(x))
-		b.Write(u32[:])
-	}
-	return b.Bytes()
-}
-
-func (m *Model) computeID() string {
-	sum := sha256.Sum256(m.encode())
-	return fmt.Sprintf("tfidf-svd-v1-%d-%s", m.dim, hex.EncodeToString(sum[:4]))
-}
-
-// ErrCorruptModel is returned by Load for bytes that are not a model.
-var ErrCorruptModel = errors.New("corrupt embedder model")
-
-// Load restores a model serialized by MarshalBinary.
-func Load(b []byte) (*Model, error) {
-	if len(b) < len(magic)+8 || string(b[:len(magic)]) != magic {
-		return nil, fmt.Errorf("%w: bad header", ErrCorruptModel)
-	}
-	p := b[len(magic):]
-	dim := int(binary.LittleEndian.Uint32(p))
-	rows := int(binary.LittleEndian.Uint32(p[4:]))
-	p = p[8:]
-	if dim <= 0 || dim > 1<<14 || rows <= 0 || rows > 1<<24 {
-		return nil, fmt.Errorf("%w: dimension %d, %d terms", ErrCorruptModel, dim, rows)
-	}
-	if want := uint64(rows)*12 + uint64(rows)*uint64(dim)*4; uint64(len(p)) != want {
-		return nil, fmt.Errorf("%w: %d bytes of body, want %d", ErrCorruptModel, len(p), want)
-	}
-	m := &Model{dim: dim, vocab: make(map[uint64]int32, rows), idf: make([]float32, rows), proj: make([]float32, rows*dim)}
-	for r := 0; r < rows; r++ {
-		h := binary.LittleEndian.Uint64(p)
-		if _, dup := m.vocab[h]; dup {
-			return nil, fmt.Errorf("%w: duplicate term", ErrCorruptModel)
+// endField adds the field's sublinear term weights to the document's.
+func (s *scratch) endField(w float32) {
+	for _, r := range s.fieldRows {
+		if s.weight[r] == 0 {
+			s.rows = append(s.rows, r)
 		}
-		m.vocab[h] = int32(r)
-		m.idf[r] = math.Float32frombits(binary.LittleEndian.Uint32(p[8:]))
-		p = p[12:]
+		s.weight[r] += w * sublinear(int(s.count[r]))
+		s.count[r] = 0
 	}
-	for i := range m.proj {
-		m.proj[i] = math.Float32frombits(binary.LittleEndian.Uint32(p[i*4:]))
+	s.fieldRows = s.fieldRows[:0]
+}
+
+// reset zeroes the per-row state a call touched.
+func (s *scratch) reset() {
+	for _, r := range s.rows {
+		s.weight[r] = 0
 	}
-	m.id = m.computeID()
-	return m, nil
+	s.rows = s.rows[:0]
+}
+
+// sublinearTable caches 1 + ln(n) for small counts.
+var sublinearTable = func() (t [64]float32) {
+	for n := 1; n < len(t); n++ {
+		t[n] = float32(1 + math.Log(float64(n)))
+	}
+	return t
+}()
+
+func sublinear(n int) float32 {
+	if n < len(sublinearTable) {
+		return sublinearTable[n]
+	}
+	return float32(1 + math.Log(float64(n)))
+}
+
+var blas = gonum.Implementation{}
+
+// project sums the projection rows of the known terms, in the order the
+// terms first occur (a fixed order: the same input always gives the same
+// bits), and normalizes.
+func (m *Model) project(s *scratch) []float32 {
+	out := make([]float32, m.dim)
+	if cap(s.sum) < m.rank {
+		s.sum = make([]float32, m.rank)
+	}
+	sum := s.sum[:m.rank]
+	clear(sum)
+	r := m.rank
+	for _, row := range s.rows {
+		blas.Saxpy(r, s.weight[row], m.proj[int(row)*r:int(row+1)*r], 1, sum, 1)
+	}
+	s.reset()
+	var sq float64
+	for _, x := range sum {
+		sq += float64(x) * float64(x)
+	}
+	// A sum can vanish although terms were known (cancelling coordinates);
+	// it then means as little as no terms at all.
+	if sq == 0 || math.IsInf(sq, 0) || math.IsNaN(sq) {
+		copy(out, m.fallback)
+		return out
+	}
+	inv := 1 / math.Sqrt(sq)
+	for i, x := range sum {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out
 }

@@ -1,0 +1,4 @@
+package embedding
+
+// SyntheticCorpus exposes the synthetic corpus to the external tests.
+var SyntheticCorpus = syntheticCorpus
