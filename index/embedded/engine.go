@@ -219,6 +219,9 @@ func (e *Engine) loadAll() error {
 		e.exists[bit] = roaring.BitmapOf(ids...)
 	}
 	e.live.AddRange(0, uint64(len(e.domains)))
+	// Hand the load's garbage (decode buffers, id lists) back now rather
+	// than leave the server holding it.
+	debug.FreeOSMemory()
 	return nil
 }
 
