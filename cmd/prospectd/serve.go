@@ -72,6 +72,9 @@ func runServe(ctx context.Context, args []string) error {
 
 	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log})
 	n, _ := eng.CountCompanies(ctx, nil)
+	if n == 0 {
+		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
+	}
 	log.Info().Str("addr", *addr).Str("engine", eng.Name()).Int("companies", n).Str("base_url", base).
 		Dur("ready_in", time.Since(started)).Msg("serving")
 	return srv.Listen(ctx, *addr)
