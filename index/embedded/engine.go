@@ -27,12 +27,11 @@ import (
 
 var _ index.Engine = (*Engine)(nil)
 
-// Key layout in Pebble. Entries (x/) are what Open scans; profiles (p/) and
-// folded text (t/) are read only for hits and phrase checks.
+// Key layout in Pebble. Entries (x/) are what Open scans; profiles (p/) are
+// read only for hits and phrase checks.
 const (
 	prefixEntry   = "x/"
 	prefixProfile = "p/"
-	prefixText    = "t/"
 	keyMeta       = "m/meta"
 	keyModel      = "m/model"
 )
@@ -457,10 +456,10 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 
 	var failed []index.DocError
 	type pending struct {
-		domain           string
-		en, old          entry
-		hadOld           bool
-		x, profile, text []byte
+		domain     string
+		en, old    entry
+		hadOld     bool
+		x, profile []byte
 	}
 	// Later duplicates of a domain in one call win.
 	last := make(map[string]int, len(docs))
@@ -489,7 +488,6 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		}
 		p := pending{domain: c.Domain, en: newEntry(c, d.Vector), profile: profile}
 		p.x = p.en.marshal(nil)
-		p.text = []byte(foldWords(c.Description + " . " + c.SiteText))
 		work = append(work, p)
 	}
 	if len(work) == 0 {
@@ -530,7 +528,6 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		}
 		_ = b.Set(key, p.x, nil)
 		_ = b.Set([]byte(prefixProfile+p.domain), p.profile, nil)
-		_ = b.Set([]byte(prefixText+p.domain), p.text, nil)
 	}
 	if err := b.Commit(e.writeOpts); err != nil {
 		return failed, fmt.Errorf("write %d companies: %w", len(work), err)
@@ -577,7 +574,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		if err != nil {
 			return 0, fmt.Errorf("delete %s: %w", d, err)
 		}
-		for _, p := range []string{prefixEntry, prefixProfile, prefixText} {
+		for _, p := range []string{prefixEntry, prefixProfile} {
 			_ = b.Delete([]byte(p+d), nil)
 		}
 		del = append(del, g)

@@ -3,6 +3,7 @@ package embedded
 import (
 	"container/heap"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -224,28 +225,37 @@ func costly(f index.Filter) bool {
 	return false
 }
 
-// phrase checks the folded text of each candidate. It reads the store, so
-// And evaluates it last, on the fewest candidates.
+// phrase checks the description and site text of each candidate. It reads
+// the stored profiles, so And evaluates it last, on the fewest candidates.
 func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, error) {
 	p := foldWords(text)
 	out := roaring.New()
 	if p == "" {
 		return out, nil
 	}
+	var doc struct {
+		Description string `json:"description"`
+		SiteText    string `json:"site_text"`
+	}
 	it := cand.Iterator()
 	for it.HasNext() {
 		id := it.Next()
-		v, closer, err := e.db.Get([]byte(prefixText + e.domains[id]))
+		v, closer, err := e.db.Get([]byte(prefixProfile + e.domains[id]))
 		if errors.Is(err, pebble.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("phrase filter: %w", err)
 		}
-		if containsPhrase(string(v), p) {
+		doc.Description, doc.SiteText = "", ""
+		err = json.Unmarshal(v, &doc)
+		closer.Close()
+		if err != nil {
+			return nil, fmt.Errorf("phrase filter: decode %s: %w", e.domains[id], err)
+		}
+		if containsPhrase(foldWords(doc.Description), p) || containsPhrase(foldWords(doc.SiteText), p) {
 			out.Add(id)
 		}
-		closer.Close()
 	}
 	return out, nil
 }
