@@ -2,12 +2,13 @@ package ingest
 
 import (
 	"context"
+	"encoding"
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -16,269 +17,614 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/record"
-	"github.com/openprospect/prospectd/record/domain"
 )
 
-// Stats counts a load's records.
+// ErrEmbedderMismatch: the index holds vectors of another embedder than the
+// one at hand; mixing them would make similarities meaningless.
+var ErrEmbedderMismatch = errors.New("embedder mismatch")
+
+// Stats counts the rows of a load. Read counts the rows read (blank rows
+// excluded); once a load has finished, Read = Indexed + Rejected.
 type Stats struct {
 	Read, Indexed, Rejected int
 }
 
+// Defaults of the Loader's settings.
+const (
+	DefaultFitSample = 20000
+	DefaultBatchSize = 1000
+)
+
 // Loader normalizes, embeds and writes records into an engine.
+//
+// Writes are upserts keyed by the normalized root domain, so loading a file
+// twice gives the same index. Within a load the last row of a domain wins:
+// rows of one domain are written in file order. Rows are read in order,
+// decoded (JSON lines), normalized and embedded by Workers goroutines, and
+// written in batches of BatchSize by up to Workers concurrent writes; two
+// batches sharing a domain are never written at the same time.
 type Loader struct {
 	Engine index.Engine
-	// Embedder embeds records; nil means the one stored with the index, or,
-	// for an index without one, an embedder fitted on the first FitSample
-	// valid records of this load.
+	// Embedder embeds records. nil means the embedder stored with the index
+	// (OpenEmbedder) or, for an index without one, an embedder fitted on the
+	// first FitSample valid records of this load and stored with the index.
+	// A non-nil Embedder must match the index's stored embedder, if any.
 	Embedder  embedding.Embedder
-	FitSample int // default 20,000
-	BatchSize int // default 1,000
+	FitSample int // default DefaultFitSample
+	BatchSize int // default DefaultBatchSize
 	Workers   int // default runtime.NumCPU()
-	// Rejects receives one CSV line per refused record: row, domain, reason.
+	// Rejects receives a CSV header and one line per refused row: row,
+	// domain (as found in the row), reason. Rows refused by the reader or
+	// by Normalize come in row order; rows the engine refuses follow their
+	// batch's write.
 	Rejects io.Writer
-	// Progress is called about ten times a second and once at the end.
+	// Progress is called every 100 ms while loading and once at the end,
+	// never concurrently.
 	Progress func(Stats)
 }
 
-type item struct {
-	row int
-	c   record.Company
+// Load reads src to its end and returns the counts. A bad row is counted as
+// rejected and the load goes on. A fatal error (ctx cancelled, the engine
+// failing a batch, the source failing, an embedder that cannot be fitted or
+// does not match) ends the load: Load waits for the writes under way and
+// returns the counts so far with the error. What was written stays valid,
+// and running the load again is safe. Load does not close src.
+func (l *Loader) Load(ctx context.Context, src Source) (Stats, error) {
+	if l.Engine == nil {
+		return Stats{}, errors.New("ingest: Loader.Engine is nil")
+	}
+	p := newPipeline(ctx, l)
+	defer p.cancel(nil)
+
+	stopProgress := p.startProgress()
+	err := p.run(src)
+	stopProgress()
+	st := p.stats()
+	if l.Progress != nil {
+		l.Progress(st)
+	}
+	return st, err
 }
 
-// Load reads src to the end. Records of the same domain are applied in file
-// order, so the last one wins. On a fatal error (reader, engine, context)
-// it returns the counts so far with the error: what was written stays
-// written and a rerun is safe, since writes are upserts.
-func (l *Loader) Load(ctx context.Context, src Source) (Stats, error) {
-	fitN, batch, workers := l.FitSample, l.BatchSize, l.Workers
-	if fitN <= 0 {
-		fitN = 20000
+// pipeline is the state of one Load.
+type pipeline struct {
+	l                *Loader
+	ctx              context.Context
+	cancel           context.CancelCauseFunc
+	fitN, batchSize  int
+	workers, writers int
+	read, indexed    atomic.Int64
+	rejected         atomic.Int64
+	emb              atomic.Pointer[embedderRef]
+	rejMu            sync.Mutex
+	rej              *csv.Writer
+	free             chan *chunk // recycled chunks; also bounds the rows in flight
+	work, processed  chan *chunk
+	written          chan *batch
+	readErr          error // set by the reader before it closes work
+	fatalMu          sync.Mutex
+	fatal            error
+	fitBuf           []item // valid rows held until the embedder is fitted
+	cur              *batch
+	inflight         []*batch
+	pendingChunks    map[int]*chunk
+	nextSeq          int
+	lines            lineSource // non-nil when the source's lines are decoded by the workers
+}
+
+type embedderRef struct{ embedding.Embedder }
+
+// chunk is a run of consecutive rows passed between the stages.
+type chunk struct {
+	seq   int
+	items []item
+	arena []byte // undecoded lines of the items
+}
+
+// item is one row. A JSON line arrives undecoded (arena[lo:hi]); reason is
+// set when the row is refused.
+type item struct {
+	row    int
+	lo, hi int
+	c      record.Company
+	vec    []float32
+	reason string
+}
+
+// batch is one UpsertCompanies call; rows and index map its documents back
+// to their rows.
+type batch struct {
+	docs  []index.CompanyDoc
+	rows  []int
+	index map[string]int // domain -> position in docs
+}
+
+const (
+	chunkRows  = 256
+	chunkBytes = 1 << 20
+)
+
+func newPipeline(ctx context.Context, l *Loader) *pipeline {
+	p := &pipeline{l: l, fitN: l.FitSample, batchSize: l.BatchSize, workers: l.Workers}
+	if p.fitN <= 0 {
+		p.fitN = DefaultFitSample
 	}
-	if batch <= 0 {
-		batch = 1000
+	if p.batchSize <= 0 {
+		p.batchSize = DefaultBatchSize
 	}
-	if workers <= 0 {
-		workers = runtime.NumCPU()
+	if p.workers <= 0 {
+		p.workers = runtime.NumCPU()
 	}
-	var read, indexed, rejected atomic.Int64
-	snapshot := func() Stats {
-		return Stats{Read: int(read.Load()), Indexed: int(indexed.Load()), Rejected: int(rejected.Load())}
-	}
-	var rejMu sync.Mutex
-	var rejW *csv.Writer
+	p.writers = p.workers
+	p.ctx, p.cancel = context.WithCancelCause(ctx)
 	if l.Rejects != nil {
-		rejW = csv.NewWriter(l.Rejects)
-		rejMu.Lock()
-		rejW.Write([]string{"row", "domain", "reason"})
-		rejMu.Unlock()
+		p.rej = csv.NewWriter(l.Rejects)
+		p.rej.Write([]string{"row", "domain", "reason"})
 	}
-	reject := func(row int, dom, reason string) {
-		rejected.Add(1)
-		if rejW == nil {
-			return
-		}
-		rejMu.Lock()
-		rejW.Write([]string{strconv.Itoa(row), dom, reason})
-		rejMu.Unlock()
+	inFlight := 4 * p.workers
+	p.free = make(chan *chunk, inFlight)
+	for range inFlight {
+		p.free <- &chunk{items: make([]item, 0, chunkRows)}
 	}
-	defer func() {
-		if rejW != nil {
-			rejMu.Lock()
-			rejW.Flush()
-			rejMu.Unlock()
+	p.work = make(chan *chunk, inFlight)
+	p.processed = make(chan *chunk, inFlight)
+	p.written = make(chan *batch, p.writers)
+	p.pendingChunks = map[int]*chunk{}
+	p.cur = p.newBatch()
+	return p
+}
+
+func (p *pipeline) stats() Stats {
+	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load())}
+}
+
+func (p *pipeline) startProgress() (stop func()) {
+	if p.l.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				p.l.Progress(p.stats())
+			}
 		}
 	}()
-	if l.Progress != nil {
-		done := make(chan struct{})
-		defer func() { close(done); l.Progress(snapshot()) }()
+	return func() { close(done); <-exited }
+}
+
+// fail records the first fatal error and stops the pipeline.
+func (p *pipeline) fail(err error) {
+	p.fatalMu.Lock()
+	if p.fatal == nil {
+		p.fatal = err
+	}
+	p.fatalMu.Unlock()
+	p.cancel(err)
+}
+
+func (p *pipeline) err() error {
+	p.fatalMu.Lock()
+	defer p.fatalMu.Unlock()
+	if p.fatal != nil {
+		return p.fatal
+	}
+	if err := context.Cause(p.ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (p *pipeline) reject(row int, domain, reason string) {
+	p.rejected.Add(1)
+	if p.rej == nil {
+		return
+	}
+	p.rejMu.Lock()
+	err := p.rej.Write([]string{strconv.Itoa(row), domain, reason})
+	p.rejMu.Unlock()
+	if err != nil {
+		p.fail(fmt.Errorf("write rejects: %w", err))
+	}
+}
+
+func (p *pipeline) run(src Source) error {
+	if err := p.openEmbedder(); err != nil {
+		return err
+	}
+	inner := src
+	if u, ok := src.(interface{ unwrap() Source }); ok {
+		inner = u.unwrap()
+	}
+	p.lines, _ = inner.(lineSource)
+
+	go p.readRows(src)
+	var wg sync.WaitGroup
+	for range p.workers {
+		wg.Add(1)
 		go func() {
-			t := time.NewTicker(100 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					l.Progress(snapshot())
+			defer wg.Done()
+			p.process()
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(p.processed)
+	}()
+
+	p.sequence()
+	// Rows read before a read error are written too; the error is
+	// returned below.
+	if p.ctx.Err() == nil {
+		if p.emb.Load() == nil {
+			p.fit() // the file was smaller than the fit sample
+		}
+		p.dispatch()
+	}
+	for len(p.inflight) > 0 {
+		p.complete(<-p.written)
+	}
+	if p.rej != nil {
+		p.rejMu.Lock()
+		p.rej.Flush()
+		err := p.rej.Error()
+		p.rejMu.Unlock()
+		if err != nil {
+			p.fail(fmt.Errorf("write rejects: %w", err))
+		}
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	if p.readErr != nil {
+		return p.readErr
+	}
+	return nil
+}
+
+// openEmbedder sets the embedder of the load, or leaves it unset for the
+// sequencer to fit one.
+func (p *pipeline) openEmbedder() error {
+	ctx, eng := p.ctx, p.l.Engine
+	if emb := p.l.Embedder; emb != nil {
+		meta, err := eng.Meta(ctx)
+		switch {
+		case errors.Is(err, index.ErrNotFound):
+			if err := eng.SetMeta(ctx, metaOf(emb)); err != nil {
+				return fmt.Errorf("store embedder with the index: %w", err)
+			}
+		case err != nil:
+			return fmt.Errorf("read index metadata: %w", err)
+		case meta.EmbedderID != emb.ID() || meta.Dimension != emb.Dim():
+			return fmt.Errorf("%w: index was built with embedder %s (%d dimensions), this load has %s (%d dimensions): re-index",
+				ErrEmbedderMismatch, meta.EmbedderID, meta.Dimension, emb.ID(), emb.Dim())
+		}
+		p.emb.Store(&embedderRef{emb})
+		return nil
+	}
+	emb, err := OpenEmbedder(ctx, eng)
+	switch {
+	case err == nil:
+		p.emb.Store(&embedderRef{emb})
+	case errors.Is(err, index.ErrNotFound):
+		// A new index: the sequencer fits an embedder on the first rows.
+	default:
+		return err
+	}
+	return nil
+}
+
+func metaOf(emb embedding.Embedder) index.Meta {
+	m := index.Meta{EmbedderID: emb.ID(), Dimension: emb.Dim()}
+	if bm, ok := emb.(encoding.BinaryMarshaler); ok {
+		if b, err := bm.MarshalBinary(); err == nil {
+			m.Model = b
+		}
+	}
+	return m
+}
+
+// readRows reads the source into chunks, in order.
+func (p *pipeline) readRows(src Source) {
+	defer close(p.work)
+	for seq := 0; ; seq++ {
+		var ch *chunk
+		select {
+		case ch = <-p.free:
+		case <-p.ctx.Done():
+			return
+		}
+		ch.seq = seq
+		end := p.fill(ch, src)
+		p.read.Add(int64(len(ch.items)))
+		if len(ch.items) > 0 {
+			select {
+			case p.work <- ch:
+			case <-p.ctx.Done():
+				return
+			}
+		}
+		if end {
+			return
+		}
+	}
+}
+
+// fill reads rows into ch until it is full; end reports the end of the
+// source (or a fatal read error, kept in p.readErr).
+func (p *pipeline) fill(ch *chunk, src Source) (end bool) {
+	for len(ch.items) < chunkRows && len(ch.arena) < chunkBytes {
+		var it item
+		var err error
+		if p.lines != nil {
+			var line []byte
+			line, it.row, err = p.lines.nextLine()
+			if err == nil {
+				it.lo = len(ch.arena)
+				ch.arena = append(ch.arena, line...)
+				it.hi = len(ch.arena)
+			}
+		} else {
+			it.c, it.row, err = src.Next()
+		}
+		var re *RowError
+		switch {
+		case err == nil:
+		case errors.Is(err, io.EOF):
+			return true
+		case errors.As(err, &re):
+			it.c.Domain, it.reason = re.Domain, re.Reason
+		default:
+			p.readErr = err
+			return true
+		}
+		ch.items = append(ch.items, it)
+	}
+	return false
+}
+
+// process decodes, normalizes and (once there is an embedder) embeds the
+// rows of each chunk.
+func (p *pipeline) process() {
+	n := newNormalizer()
+	for ch := range p.work {
+		if p.ctx.Err() != nil {
+			continue // stopping: let the reader's sends through
+		}
+		ref := p.emb.Load()
+		for i := range ch.items {
+			it := &ch.items[i]
+			if it.reason != "" {
+				continue
+			}
+			if it.hi > it.lo {
+				if err := p.lines.decodeLine(ch.arena[it.lo:it.hi], &it.c); err != nil {
+					it.reason = err.Error()
+					continue
 				}
+			}
+			if err := n.normalize(&it.c); err != nil {
+				it.reason = err.Error()
+				continue
+			}
+			if ref != nil {
+				it.vec = ref.Embed(embedding.DocOf(it.c))
+			}
+		}
+		p.processed <- ch
+	}
+}
+
+// sequence takes processed chunks back into row order and feeds their rows
+// to the batches.
+func (p *pipeline) sequence() {
+	for ch := range p.processed {
+		if p.ctx.Err() != nil {
+			continue
+		}
+		p.pendingChunks[ch.seq] = ch
+		for {
+			next, ok := p.pendingChunks[p.nextSeq]
+			if !ok {
+				break
+			}
+			delete(p.pendingChunks, p.nextSeq)
+			p.nextSeq++
+			p.consume(next)
+		}
+	}
+}
+
+func (p *pipeline) consume(ch *chunk) {
+	for i := range ch.items {
+		it := &ch.items[i]
+		switch {
+		case p.ctx.Err() != nil:
+		case it.reason != "":
+			p.reject(it.row, it.c.Domain, it.reason)
+		case p.emb.Load() == nil:
+			p.fitBuf = append(p.fitBuf, *it)
+			if len(p.fitBuf) >= p.fitN {
+				p.fit()
+			}
+		default:
+			p.add(it.row, it.c, it.vec)
+		}
+	}
+	clear(ch.items) // drop the records, keep the capacity
+	ch.items, ch.arena = ch.items[:0], ch.arena[:0]
+	p.free <- ch
+}
+
+// fit learns the embedder from the rows held so far, stores it with the
+// index, and sends those rows on.
+func (p *pipeline) fit() {
+	docs := make([]embedding.Doc, len(p.fitBuf))
+	for i := range p.fitBuf {
+		docs[i] = embedding.DocOf(p.fitBuf[i].c)
+	}
+	if len(docs) == 0 {
+		return // nothing valid to load
+	}
+	m, err := embedding.Fit(docs, embedding.Options{})
+	if err != nil {
+		if errors.Is(err, embedding.ErrTooFewDocs) {
+			err = fmt.Errorf("fit the embedder of this new index on the first %d valid records: %w; the first load into an empty index must have enough companies with descriptions to learn from", len(docs), err)
+		}
+		p.fail(err)
+		return
+	}
+	if err := p.l.Engine.SetMeta(p.ctx, metaOf(m)); err != nil {
+		p.fail(fmt.Errorf("store embedder with the index: %w", err))
+		return
+	}
+	p.emb.Store(&embedderRef{m})
+	p.parallel(len(p.fitBuf), func(i int) {
+		p.fitBuf[i].vec = m.Embed(docs[i])
+	})
+	for i := range p.fitBuf {
+		p.add(p.fitBuf[i].row, p.fitBuf[i].c, p.fitBuf[i].vec)
+	}
+	p.fitBuf = nil
+}
+
+// parallel runs f(0..n-1) on the workers.
+func (p *pipeline) parallel(n int, f func(int)) {
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
 			}
 		}()
 	}
-
-	// next reads the next record, recording row errors; ok is false at the
-	// end of the input.
-	next := func() (it item, ok bool, err error) {
-		for {
-			if err := ctx.Err(); err != nil {
-				return it, false, err
-			}
-			c, row, err := src.Next()
-			if errors.Is(err, io.EOF) {
-				return it, false, nil
-			}
-			var re *RowError
-			if errors.As(err, &re) {
-				read.Add(1)
-				reject(re.Row, re.Domain, re.Reason)
-				continue
-			}
-			if err != nil {
-				return it, false, err
-			}
-			read.Add(1)
-			return item{row: row, c: c}, true, nil
-		}
-	}
-
-	emb := l.Embedder
-	var pending []item
-	if emb == nil {
-		e, err := OpenEmbedder(ctx, l.Engine)
-		switch {
-		case err == nil:
-			emb = e
-		case errors.Is(err, index.ErrNotFound):
-			// A new index: fit on the first records of this load.
-			var docs []embedding.Doc
-			for len(pending) < fitN {
-				it, ok, err := next()
-				if err != nil {
-					return snapshot(), err
-				}
-				if !ok {
-					break
-				}
-				if err := Normalize(&it.c); err != nil {
-					reject(it.row, it.c.Domain, err.Error())
-					continue
-				}
-				pending = append(pending, it)
-				docs = append(docs, embedding.DocOf(it.c))
-			}
-			if len(docs) == 0 {
-				return snapshot(), nil
-			}
-			m, err := embedding.Fit(docs, embedding.Options{})
-			if err != nil {
-				return snapshot(), fmt.Errorf("fit embedder: %w", err)
-			}
-			model, _ := m.MarshalBinary()
-			if err := l.Engine.SetMeta(ctx, index.Meta{EmbedderID: m.ID(), Dimension: m.Dim(), Model: model}); err != nil {
-				return snapshot(), fmt.Errorf("store embedder: %w", err)
-			}
-			emb = m
-		default:
-			return snapshot(), err
-		}
-	}
-
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	queues := make([]chan item, workers)
-	var wg sync.WaitGroup
-	for w := range queues {
-		queues[w] = make(chan item, 4*batch)
-		wg.Add(1)
-		go func(in <-chan item) {
-			defer wg.Done()
-			docs := make([]index.CompanyDoc, 0, batch)
-			rows := make(map[string]int, batch)
-			flush := func() {
-				if len(docs) == 0 {
-					return
-				}
-				failed, err := l.Engine.UpsertCompanies(ctx, docs)
-				if err != nil {
-					cancel(fmt.Errorf("write batch: %w", err))
-					docs = docs[:0]
-					return
-				}
-				for _, f := range failed {
-					reject(rows[f.Domain], f.Domain, f.Reason)
-				}
-				indexed.Add(int64(len(docs) - len(failed)))
-				docs = docs[:0]
-				clear(rows)
-			}
-			for it := range in {
-				if ctx.Err() != nil {
-					continue // drain
-				}
-				if err := Normalize(&it.c); err != nil {
-					reject(it.row, it.c.Domain, err.Error())
-					continue
-				}
-				if _, dup := rows[it.c.Domain]; dup {
-					// Keep file order within a batch: write what we have
-					// so the later row lands after the earlier one.
-					flush()
-				}
-				rows[it.c.Domain] = it.row
-				docs = append(docs, index.CompanyDoc{Company: it.c, Vector: emb.Embed(embedding.DocOf(it.c))})
-				if len(docs) == batch {
-					flush()
-				}
-			}
-			if ctx.Err() == nil {
-				flush()
-			}
-		}(queues[w])
-	}
-	// Records of one domain always go to the same worker, so they are
-	// written in file order.
-	route := func(it item) {
-		key := it.c.Domain
-		if d, err := domain.Normalize(key); err == nil {
-			key = d
-		}
-		h := fnv.New32a()
-		h.Write([]byte(key))
-		select {
-		case queues[int(h.Sum32())%workers] <- it:
-		case <-ctx.Done():
-		}
-	}
-	var readErr error
-	for _, it := range pending {
-		route(it)
-	}
-	pending = nil
-	for ctx.Err() == nil {
-		it, ok, err := next()
-		if err != nil {
-			readErr = err
-			break
-		}
-		if !ok {
-			break
-		}
-		route(it)
-	}
-	for _, q := range queues {
-		close(q)
-	}
 	wg.Wait()
-	if cause := context.Cause(ctx); cause != nil && readErr == nil {
-		readErr = cause
-	}
-	return snapshot(), readErr
 }
 
-// OpenEmbedder returns the embedder stored with the index, index.ErrNotFound
-// when the index has none yet, and an error when the stored model does not
-// match its metadata (a different binary or a damaged index).
+func (p *pipeline) newBatch() *batch {
+	return &batch{
+		docs:  make([]index.CompanyDoc, 0, p.batchSize),
+		rows:  make([]int, 0, p.batchSize),
+		index: make(map[string]int, p.batchSize),
+	}
+}
+
+// add appends a valid row to the current batch. A second row of a domain
+// already in the batch first sends the batch, so the rows of a domain are
+// written in file order.
+func (p *pipeline) add(row int, c record.Company, vec []float32) {
+	if p.ctx.Err() != nil {
+		return
+	}
+	if vec == nil { // processed while the embedder was being fitted
+		vec = p.emb.Load().Embed(embedding.DocOf(c))
+	}
+	if _, dup := p.cur.index[c.Domain]; dup {
+		p.dispatch()
+	}
+	b := p.cur
+	b.index[c.Domain] = len(b.docs)
+	b.docs = append(b.docs, index.CompanyDoc{Company: c, Vector: vec})
+	b.rows = append(b.rows, row)
+	if len(b.docs) >= p.batchSize {
+		p.dispatch()
+	}
+}
+
+// dispatch starts the write of the current batch once a writer is free and
+// no write under way holds one of its domains.
+func (p *pipeline) dispatch() {
+	b := p.cur
+	if len(b.docs) == 0 || p.ctx.Err() != nil {
+		return
+	}
+	p.cur = p.newBatch()
+	for len(p.inflight) >= p.writers || p.conflicts(b) {
+		p.complete(<-p.written)
+	}
+	p.inflight = append(p.inflight, b)
+	go p.write(b)
+}
+
+func (p *pipeline) conflicts(b *batch) bool {
+	for _, w := range p.inflight {
+		small, large := b.index, w.index
+		if len(small) > len(large) {
+			small, large = large, small
+		}
+		for d := range small {
+			if _, ok := large[d]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (p *pipeline) write(b *batch) {
+	failed, err := p.l.Engine.UpsertCompanies(p.ctx, b.docs)
+	switch {
+	case err != nil && p.ctx.Err() != nil:
+		// Stopped by an earlier failure or by the caller: that is the error.
+	case err != nil:
+		first, last := b.rows[0], b.rows[len(b.rows)-1]
+		p.fail(fmt.Errorf("write rows %d-%d: %w", first, last, err))
+	default:
+		for _, f := range failed {
+			row := 0
+			if i, ok := b.index[f.Domain]; ok {
+				row = b.rows[i]
+			}
+			p.reject(row, f.Domain, f.Reason)
+		}
+		p.indexed.Add(int64(len(b.docs) - len(failed)))
+	}
+	p.written <- b
+}
+
+// complete retires a finished write.
+func (p *pipeline) complete(b *batch) {
+	p.inflight = slices.DeleteFunc(p.inflight, func(w *batch) bool { return w == b })
+}
+
+// OpenEmbedder returns the embedder stored with the index. It returns an
+// error wrapping index.ErrNotFound when the index has none yet, and one
+// wrapping ErrEmbedderMismatch when the stored model is not the one the
+// metadata names or this build cannot read it: the index must then be
+// rebuilt, since its vectors cannot be compared with new ones.
 func OpenEmbedder(ctx context.Context, eng index.Engine) (embedding.Embedder, error) {
 	meta, err := eng.Meta(ctx)
 	if err != nil {
-		return nil, err
+		if errors.Is(err, index.ErrNotFound) {
+			return nil, fmt.Errorf("index has no embedder yet: %w", err)
+		}
+		return nil, fmt.Errorf("read index metadata: %w", err)
+	}
+	if len(meta.Model) == 0 {
+		return nil, fmt.Errorf("%w: index was built with embedder %s, whose model is not stored with it; this binary has the built-in embedder: re-index",
+			ErrEmbedderMismatch, meta.EmbedderID)
 	}
 	m, err := embedding.Load(meta.Model)
 	if err != nil {
-		return nil, fmt.Errorf("index embedder %s: %w", meta.EmbedderID, err)
+		return nil, fmt.Errorf("%w: index was built with embedder %s, which this binary cannot load (%v): re-index", ErrEmbedderMismatch, meta.EmbedderID, err)
 	}
 	if m.ID() != meta.EmbedderID || m.Dim() != meta.Dimension {
-		return nil, fmt.Errorf("index was built with embedder %s (%d dims) but its stored model is %s (%d dims): re-index",
-			meta.EmbedderID, meta.Dimension, m.ID(), m.Dim())
+		return nil, fmt.Errorf("%w: index was built with embedder %s (%d dimensions), its stored model is %s (%d dimensions): re-index",
+			ErrEmbedderMismatch, meta.EmbedderID, meta.Dimension, m.ID(), m.Dim())
 	}
 	return m, nil
 }

@@ -2,81 +2,143 @@ package ingest
 
 import (
 	"fmt"
+	"math"
 	"net/mail"
-	"sort"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
-	"github.com/nyaruka/phonenumbers"
+	"golang.org/x/text/language"
 
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/domain"
 	"github.com/openprospect/prospectd/record/geo"
 )
 
-// Normalize validates c and rewrites it into canonical form. Values that
-// identify or classify the company (domain, country, state, industry, size,
-// dates, score) must be valid or the row is refused with the reason; contact
-// details that fail validation (a phone, an e-mail, a vendor domain) are
-// dropped, since one bad phone should not lose a company.
+// Caps on list fields, from the spec's append datasets: a profile carries
+// at most this many vendors and subdomains (the first ones, which the
+// spec orders by popularity).
+const (
+	MaxVendors    = 100
+	MaxSubdomains = 300
+)
+
+// Normalize validates c and rewrites it in canonical form.
+//
+// Values that identify or classify the company must be valid, or the
+// record is refused with an error naming the field and the problem:
+// domain (required; any URL or host, reduced to the registrable root
+// domain), country (ISO 3166-1 code or name -> alpha-2), state (ISO 3166-2
+// code, local code or name within the country -> "US-CA"), status
+// (active or closed), score (integer 0-800), dates (YYYY-MM-DD; timestamps
+// are cut to their UTC date), industry labels (the 53 of
+// record.Industries; spaces, dashes and "&" read as "_"), employees (a
+// bucket or a head count), revenue (a bucket or a USD amount), business
+// models and languages.
+//
+// Contact details that fail validation are dropped and the record is kept:
+// a phone that is not a valid number (national numbers are read in the
+// record's country; without a country only +international numbers are
+// kept), a malformed e-mail, a social URL that is not a URL, a vendor or
+// redirect that is not a domain. Lists are de-duplicated; an empty name
+// becomes the domain; status confidence defaults to 1; an active company
+// has no end date; only the two strongest industry labels are kept.
 func Normalize(c *record.Company) error {
+	n := normalizers.Get().(*normalizer)
+	defer normalizers.Put(n)
+	return n.normalize(c)
+}
+
+var normalizers = sync.Pool{New: func() any { return newNormalizer() }}
+
+// maxCached bounds each lookup cache of a normalizer.
+const maxCached = 1 << 16
+
+// normalizer caches lookups that repeat across records (vendor domains, mail
+// providers, country and state names); one goroutine uses it at a time.
+type normalizer struct {
+	domains   map[string]string // vendor or provider -> root domain, "" when invalid
+	countries map[string]string // value -> alpha-2 code, "" when unknown
+	states    map[[2]string]string
+	languages map[string]string
+	seen      map[string]struct{} // de-duplication scratch for long lists
+}
+
+func newNormalizer() *normalizer {
+	return &normalizer{
+		domains:   map[string]string{},
+		countries: map[string]string{},
+		states:    map[[2]string]string{},
+		languages: map[string]string{},
+		seen:      map[string]struct{}{},
+	}
+}
+
+func cache[K comparable](m map[K]string, k K, compute func(K) string) string {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	v := compute(k)
+	if len(m) >= maxCached {
+		clear(m)
+	}
+	m[k] = v
+	return v
+}
+
+func (n *normalizer) normalize(c *record.Company) error {
 	d, err := domain.Normalize(c.Domain)
 	if err != nil {
 		return fmt.Errorf("domain: %w", err)
 	}
-	c.Domain = d
-	c.Name = strings.TrimSpace(c.Name)
-	if c.Name == "" {
-		c.Name = d
+	// A copy, so that a domain kept as an index key does not pin the
+	// whole input row it was cut from.
+	c.Domain = strings.Clone(d)
+	if c.Name = cleanText(c.Name); c.Name == "" {
+		c.Name = c.Domain
 	}
+	c.Description = cleanText(c.Description)
+	c.SiteText = cleanText(c.SiteText)
 
-	switch s := strings.ToLower(strings.TrimSpace(c.Status.Status)); s {
-	case "":
-		c.Status.Status = record.StatusActive
-	case record.StatusActive, record.StatusClosed:
-		c.Status.Status = s
-	default:
-		return fmt.Errorf("status: %q is not active or closed", c.Status.Status)
-	}
-	if c.Status.Confidence == 0 {
-		c.Status.Confidence = 1
-	}
-	if c.Status.Confidence < 0 || c.Status.Confidence > 1 {
-		return fmt.Errorf("status confidence: %v is outside 0-1", c.Status.Confidence)
+	if err := normalizeStatus(&c.Status); err != nil {
+		return err
 	}
 	if c.Score < 0 || c.Score > 800 {
 		return fmt.Errorf("score: %d is outside 0-800", c.Score)
 	}
-	for _, f := range []struct {
-		name string
-		v    *string
-	}{{"start_date", &c.StartDate}, {"update_date", &c.UpdateDate}, {"end_date", c.EndDate}} {
-		if f.v == nil {
-			continue
-		}
-		day, err := normalizeDate(*f.v)
-		if err != nil {
-			return fmt.Errorf("%s: %v", f.name, err)
-		}
-		*f.v = day
-	}
-	if c.EndDate != nil && *c.EndDate == "" {
-		c.EndDate = nil
-	}
-
-	if err := normalizeAddress(&c.Address); err != nil {
+	if c.StartDate, err = normalizeDate("start_date", c.StartDate); err != nil {
 		return err
 	}
-	c.Phones = normalizePhones(c.Phones, c.Address.Country)
-	c.PublicEmails = normalizeEmails(c.PublicEmails)
-	c.SocialURLs = uniq(c.SocialURLs, func(s string) string {
-		if strings.Contains(s, ".") && !strings.ContainsAny(s, " \t") {
-			return s
+	if c.UpdateDate, err = normalizeDate("update_date", c.UpdateDate); err != nil {
+		return err
+	}
+	if c.EndDate != nil {
+		end, err := normalizeDate("end_date", *c.EndDate)
+		switch {
+		case err != nil:
+			return err
+		case end == "" || c.Status.Status != record.StatusClosed:
+			// The profile has an end date only for closed companies.
+			c.EndDate = nil
+		default:
+			c.EndDate = &end
 		}
-		return ""
-	})
-	if err := normalizeIndustries(c); err != nil {
+	}
+
+	if err := n.normalizeAddress(&c.Address); err != nil {
+		return err
+	}
+	c.Phones = n.uniq(c.Phones, 0, func(p string) string { return normalizePhone(p, c.Address.Country) })
+	c.PublicEmails = n.uniq(c.PublicEmails, 0, normalizeEmail)
+	c.SocialURLs = n.uniq(c.SocialURLs, 0, normalizeSocialURL)
+	if c.IndustryGroups, err = normalizeIndustries(c.IndustryGroups); err != nil {
+		return err
+	}
+	if c.Keywords, err = normalizeKeywords(c.Keywords); err != nil {
 		return err
 	}
 	if c.Employees, err = normalizeEmployees(c.Employees); err != nil {
@@ -85,148 +147,260 @@ func Normalize(c *record.Company) error {
 	if c.RevenueRange, err = normalizeRevenue(c.RevenueRange); err != nil {
 		return err
 	}
-	c.BusinessModels = uniq(c.BusinessModels, func(s string) string {
-		s = strings.ToUpper(s)
-		if record.IsBusinessModel(s) {
-			return s
-		}
-		return ""
-	})
-	c.Languages = uniq(c.Languages, func(s string) string {
-		s = strings.ToLower(s)
-		if len(s) == 2 && s[0] >= 'a' && s[0] <= 'z' && s[1] >= 'a' && s[1] <= 'z' {
-			return s
-		}
-		return ""
-	})
-	c.Vendors = uniq(c.Vendors, func(s string) string { v, _ := domain.Normalize(s); return v })
-	c.Subdomains = uniq(c.Subdomains, func(s string) string { return strings.ToLower(strings.TrimSuffix(s, "."+d)) })
+	if c.BusinessModels, err = n.vocabulary(c.BusinessModels, "business_models", n.businessModel); err != nil {
+		return err
+	}
+	if c.Languages, err = n.vocabulary(c.Languages, "languages", n.language); err != nil {
+		return err
+	}
+	c.Vendors = n.uniq(c.Vendors, MaxVendors, n.rootDomain)
+	c.Subdomains = n.uniq(c.Subdomains, MaxSubdomains, func(s string) string { return subdomainOf(s, c.Domain) })
 	if c.RedirectDomain != nil {
-		r, err := domain.Normalize(*c.RedirectDomain)
-		if *c.RedirectDomain == "" || err != nil || r == d {
+		r := n.rootDomain(*c.RedirectDomain)
+		if r == "" || r == c.Domain {
 			c.RedirectDomain = nil
 		} else {
 			c.RedirectDomain = &r
 		}
 	}
 	if mx := strings.TrimSpace(c.MXProvider); mx != "" {
-		if v, err := domain.Normalize(mx); err == nil {
-			c.MXProvider = v
+		if r := n.rootDomain(mx); r != "" {
+			c.MXProvider = r
 		} else {
-			c.MXProvider = strings.ToLower(mx)
-		}
-	}
-	for k, v := range c.Keywords {
-		if strings.TrimSpace(k) == "" {
-			delete(c.Keywords, k)
-		} else if k != strings.ToLower(strings.TrimSpace(k)) {
-			delete(c.Keywords, k)
-			c.Keywords[strings.ToLower(strings.TrimSpace(k))] = v
+			c.MXProvider = strings.ToLower(cleanText(mx))
 		}
 	}
 	return nil
 }
 
-func normalizeDate(s string) (string, error) {
+// cleanText trims s and replaces invalid UTF-8 (files in a legacy
+// encoding) with U+FFFD, so the index never stores broken text.
+func cleanText(s string) string {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
+}
+
+func normalizeStatus(s *record.Status) error {
+	switch v := strings.ToLower(strings.TrimSpace(s.Status)); v {
+	case "":
+		s.Status = record.StatusActive
+	case record.StatusActive, record.StatusClosed:
+		s.Status = v
+	default:
+		return fmt.Errorf("status: %q is not active or closed", s.Status)
+	}
+	switch c := s.Confidence; {
+	case c == 0:
+		s.Confidence = 1
+	case !(c > 0 && c <= 1): // NaN too
+		return fmt.Errorf("status confidence: %v is outside 0-1", c)
+	}
+	return nil
+}
+
+// normalizeDate accepts YYYY-MM-DD, and timestamps that start with one
+// (RFC 3339 ones are converted to their UTC date).
+func normalizeDate(name, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", nil
 	}
 	if len(s) > 10 {
-		if t, err := time.Parse(time.RFC3339, s); err == nil {
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return t.UTC().Format(time.DateOnly), nil
 		}
-		if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
+		if s[10] == 'T' || s[10] == ' ' {
 			s = s[:10]
 		}
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return "", fmt.Errorf("%q is not a YYYY-MM-DD date", s)
+		return "", fmt.Errorf("%s: %q is not a YYYY-MM-DD date", name, s)
 	}
 	return t.Format(time.DateOnly), nil
 }
 
-func normalizeAddress(a *record.Address) error {
-	a.Street, a.City, a.Zip = strings.TrimSpace(a.Street), strings.TrimSpace(a.City), strings.TrimSpace(a.Zip)
-	if a.Country != "" {
-		c, ok := geo.LookupCountry(a.Country)
-		if !ok {
-			return fmt.Errorf("country: %q is not an ISO-3166-1 code or country name", a.Country)
+func (n *normalizer) normalizeAddress(a *record.Address) error {
+	a.Street, a.City, a.Zip = cleanText(a.Street), cleanText(a.City), cleanText(a.Zip)
+	if v := strings.TrimSpace(a.Country); v != "" {
+		code := cache(n.countries, v, func(v string) string {
+			c, _ := geo.LookupCountry(v)
+			return c.Code
+		})
+		if code == "" {
+			return fmt.Errorf("country: %q is not an ISO 3166-1 code or a country name", a.Country)
 		}
-		a.Country = c.Code
+		a.Country = code
+	} else {
+		a.Country = ""
 	}
-	if a.State != "" {
+	if v := strings.TrimSpace(a.State); v != "" {
 		if a.Country == "" {
 			return fmt.Errorf("state: %q needs a country", a.State)
 		}
-		sd, ok := geo.LookupSubdivision(a.Country, a.State)
-		if !ok {
-			return fmt.Errorf("state: %q is not a subdivision of %s", a.State, a.Country)
+		code := cache(n.states, [2]string{a.Country, v}, func(k [2]string) string {
+			sd, _ := geo.LookupSubdivision(k[0], k[1])
+			return sd.Code
+		})
+		if code == "" {
+			return fmt.Errorf("state: %q is not a subdivision of %s (give an ISO 3166-2 code such as US-CA, or the name)", a.State, a.Country)
 		}
-		a.State = sd.Code
+		a.State = code
+	} else {
+		a.State = ""
 	}
 	return nil
 }
 
-func normalizePhones(in []string, country string) []string {
-	region := country
-	if region == "" {
-		region = "US"
-	}
-	return uniq(in, func(p string) string {
-		n, err := phonenumbers.Parse(p, region)
-		if err != nil || !phonenumbers.IsValidNumber(n) {
-			return ""
-		}
-		return phonenumbers.Format(n, phonenumbers.E164)
-	})
-}
-
-func normalizeEmails(in []string) []string {
-	return uniq(in, func(e string) string {
+// normalizeEmail returns the address lower-cased with its domain in ASCII
+// form, "" when it is not a plain address.
+func normalizeEmail(e string) string {
+	if strings.ContainsAny(e, "<>\"") || strings.Count(e, "@") != 1 {
+		// Display-name forms ("Sales <sales@acme.com>") go through the
+		// full parser; plain ones are checked below without it.
 		a, err := mail.ParseAddress(e)
-		if err != nil || !strings.Contains(a.Address, "@") {
-			return ""
-		}
-		at := strings.LastIndexByte(a.Address, '@')
-		d, err := domain.Host(a.Address[at+1:])
 		if err != nil {
 			return ""
 		}
-		return strings.ToLower(a.Address[:at]) + "@" + d
-	})
+		e = a.Address
+	}
+	at := strings.LastIndexByte(e, '@')
+	if at <= 0 || at > 64 {
+		return ""
+	}
+	local := e[:at]
+	for i := 0; i < len(local); i++ {
+		if c := local[i]; c <= ' ' || c >= 0x7f || strings.IndexByte("()<>[]:;@\\,\"", c) >= 0 {
+			return ""
+		}
+	}
+	host, err := domain.Host(e[at+1:])
+	if err != nil || strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
+		return ""
+	}
+	return strings.ToLower(local) + "@" + host
 }
 
-// normalizeIndustries canonicalizes labels ("financial services" ->
-// FINANCIAL_SERVICES), refuses unknown ones, and keeps the top two.
-func normalizeIndustries(c *record.Company) error {
-	if len(c.IndustryGroups) == 0 {
-		return nil
+// normalizeSocialURL keeps a URL-like value (a scheme is added when
+// missing), "" otherwise.
+func normalizeSocialURL(s string) string {
+	if strings.ContainsAny(s, " \t\r\n\"<>") {
+		return ""
 	}
-	out := map[string]float64{}
-	for k, v := range c.IndustryGroups {
-		label := strings.ToUpper(strings.NewReplacer(" ", "_", "-", "_", "&", "_").Replace(strings.TrimSpace(k)))
+	if !strings.Contains(s, "://") {
+		s = "https://" + strings.TrimPrefix(s, "//")
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.Contains(u.Hostname(), ".") {
+		return ""
+	}
+	return s
+}
+
+// normalizeIndustries canonicalizes labels ("Financial Services" ->
+// FINANCIAL_SERVICES), refuses unknown ones and keeps the strongest two.
+func normalizeIndustries(in map[string]float64) (map[string]float64, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]float64, min(len(in), 2))
+	type scored struct {
+		label string
+		score float64
+	}
+	var all []scored
+	for k, v := range in {
+		label := industryLabel(k)
+		if label == "" {
+			continue
+		}
 		if !record.IsIndustry(label) {
-			return fmt.Errorf("industry_groups: %q is not one of the %d industry labels (e.g. SAAS, SOFTWARE, FINANCIAL_SERVICES)", k, len(record.Industries))
+			return nil, fmt.Errorf("industry_groups: %q is not one of the %d industry labels (SAAS, SOFTWARE, FINANCIAL_SERVICES, ...; docs/ingest.md lists them)", k, len(record.Industries))
 		}
-		out[label] = max(out[label], v)
-	}
-	labels := make([]string, 0, len(out))
-	for k := range out {
-		labels = append(labels, k)
-	}
-	sort.Slice(labels, func(i, j int) bool {
-		if out[labels[i]] != out[labels[j]] {
-			return out[labels[i]] > out[labels[j]]
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("industry_groups: score %v of %s is not a number >= 0", v, label)
 		}
-		return labels[i] < labels[j]
+		all = append(all, scored{label, v})
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.label, b.label)
 	})
-	for _, l := range labels[min(2, len(labels)):] {
-		delete(out, l)
+	for _, s := range all {
+		if _, dup := out[s.label]; dup {
+			continue
+		}
+		if len(out) == 2 {
+			break
+		}
+		out[s.label] = s.score
 	}
-	c.IndustryGroups = out
-	return nil
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// industryLabel upper-cases a label and turns runs of spaces, dashes,
+// slashes and "&" into one underscore: "Food & Beverage" -> FOOD_BEVERAGE.
+func industryLabel(s string) string {
+	s = strings.TrimSpace(s)
+	b := make([]byte, 0, len(s))
+	sep := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			c -= 'a' - 'A'
+		case c == ' ' || c == '-' || c == '_' || c == '&' || c == '/' || c == ',':
+			sep = true
+			continue
+		}
+		if sep && len(b) > 0 {
+			b = append(b, '_')
+		}
+		sep = false
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// normalizeKeywords lower-cases and trims keyword labels, dropping empty
+// ones; scores must be numbers.
+func normalizeKeywords(in map[string]float64) (map[string]float64, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	canonical := true
+	for k, v := range in {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("keywords: score of %q is not a number", k)
+		}
+		if k == "" || k != strings.ToLower(strings.TrimSpace(k)) || !utf8.ValidString(k) {
+			canonical = false
+		}
+	}
+	if canonical {
+		return in, nil
+	}
+	out := make(map[string]float64, len(in))
+	for k, v := range in {
+		if k = strings.ToLower(cleanText(k)); k != "" {
+			out[k] = max(out[k], v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }
 
 func normalizeEmployees(s string) (string, error) {
@@ -234,38 +408,199 @@ func normalizeEmployees(s string) (string, error) {
 	if s == "" || record.IsEmployeeBucket(s) {
 		return s, nil
 	}
-	n, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
-	if err != nil || n < 1 {
+	plain := strings.ReplaceAll(s, ",", "")
+	if record.IsEmployeeBucket(plain) { // "10,001+"
+		return plain, nil
+	}
+	n, err := strconv.ParseFloat(plain, 64)
+	if err != nil || !(n >= 1) || n > 1e8 {
 		return "", fmt.Errorf("employees: %q is neither a head count nor one of %s", s, strings.Join(record.EmployeeBuckets, ", "))
 	}
 	return record.EmployeeBucket(int(n)), nil
 }
 
+// normalizeRevenue accepts a bucket or a USD amount ("$12,500,000", "12.5M",
+// "3B").
 func normalizeRevenue(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || record.IsRevenueBucket(s) {
 		return s, nil
 	}
-	n, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
-	if err != nil || n < 0 {
+	plain := strings.TrimPrefix(strings.ReplaceAll(strings.ReplaceAll(s, ",", ""), " ", ""), "$")
+	mult := 1.0
+	if k := len(plain); k > 1 {
+		switch plain[k-1] {
+		case 'k', 'K':
+			mult = 1e3
+		case 'm', 'M':
+			mult = 1e6
+		case 'b', 'B':
+			mult = 1e9
+		}
+		if mult != 1 {
+			plain = plain[:k-1]
+		}
+	}
+	v, err := strconv.ParseFloat(plain, 64)
+	if v *= mult; err != nil || !(v >= 0) || v > 1e15 {
 		return "", fmt.Errorf("revenue_range: %q is neither a USD amount nor one of %s", s, strings.Join(record.RevenueBuckets, ", "))
 	}
-	return record.RevenueBucket(int64(n)), nil
+	return record.RevenueBucket(int64(v)), nil
 }
 
-// uniq maps each value through norm, dropping empty results and duplicates.
-func uniq(in []string, norm func(string) string) []string {
+func (n *normalizer) businessModel(s string) string {
+	s = strings.ToUpper(s)
+	if record.IsBusinessModel(s) {
+		return s
+	}
+	return ""
+}
+
+// language reduces a language code or tag ("EN", "en-US", "eng") to its
+// two-letter ISO 639-1 code.
+func (n *normalizer) language(s string) string {
+	return cache(n.languages, s, func(s string) string {
+		tag, err := language.Parse(s)
+		if err != nil {
+			return ""
+		}
+		base, conf := tag.Base()
+		if conf < language.High {
+			return ""
+		}
+		if code := base.String(); len(code) == 2 {
+			return code
+		}
+		return ""
+	})
+}
+
+// vocabulary canonicalizes a list of closed-vocabulary values, refusing an
+// unknown one.
+func (n *normalizer) vocabulary(in []string, name string, canon func(string) string) ([]string, error) {
+	var bad string
+	out := n.uniq(in, 0, func(s string) string {
+		v := canon(s)
+		if v == "" && bad == "" {
+			bad = s
+		}
+		return v
+	})
+	if bad != "" {
+		switch name {
+		case "business_models":
+			return nil, fmt.Errorf("business_models: %q is not one of %s", bad, strings.Join(record.BusinessModels, ", "))
+		default:
+			return nil, fmt.Errorf("languages: %q is not a two-letter ISO 639-1 language code", bad)
+		}
+	}
+	return out, nil
+}
+
+// rootDomain returns the registrable domain of a vendor, redirect or mail
+// provider value, "" when it is not a domain.
+func (n *normalizer) rootDomain(s string) string {
+	return cache(n.domains, s, func(s string) string {
+		d, err := domain.Normalize(s)
+		if err != nil {
+			return ""
+		}
+		return d
+	})
+}
+
+// subdomainOf returns the name of s below root: "shop" for "shop",
+// "shop.acme.com" or "https://shop.acme.com/x" under acme.com. Other names
+// with dots are taken as relative ("eu.api"), so a stored value
+// normalizes to itself.
+func subdomainOf(s, root string) string {
+	h := strings.ToLower(s)
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+	}
+	if i := strings.IndexAny(h, "/?#:"); i >= 0 {
+		h = h[:i]
+	}
+	h = strings.TrimSuffix(h, ".")
+	for {
+		sub, ok := strings.CutSuffix(h, "."+root)
+		if !ok {
+			break
+		}
+		h = sub
+	}
+	if h == root {
+		return "" // the domain itself
+	}
+	for _, label := range strings.Split(h, ".") {
+		if !validLabel(label) {
+			return ""
+		}
+	}
+	return h
+}
+
+func validLabel(s string) bool {
+	if len(s) == 0 || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// uniq maps each value through norm after trimming it, dropping empty
+// results and duplicates, keeping the first limit (0: all). The input is
+// not modified (its backing array may be shared with the caller); when
+// every value is already canonical it is returned as it is.
+func (n *normalizer) uniq(in []string, limit int, norm func(string) string) []string {
 	if len(in) == 0 {
 		return nil
 	}
-	out := in[:0:0]
-	seen := make(map[string]bool, len(in))
-	for _, v := range in {
-		v = norm(strings.TrimSpace(v))
-		if v != "" && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
+	var out []string // nil while the output is a prefix of in
+	kept := 0
+	long := len(in) > 16
+	if long {
+		clear(n.seen)
+	}
+	for i, raw := range in {
+		if limit > 0 && kept == limit {
+			break
 		}
+		v := norm(strings.TrimSpace(raw))
+		dup := false
+		switch {
+		case v == "":
+		case long:
+			_, dup = n.seen[v]
+			n.seen[v] = struct{}{}
+		case out != nil:
+			dup = slices.Contains(out, v)
+		default:
+			dup = slices.Contains(in[:kept], v)
+		}
+		if v == "" || dup || v != raw || out != nil {
+			if out == nil {
+				out = make([]string, kept, len(in))
+				copy(out, in[:kept])
+			}
+			if v != "" && !dup {
+				out = append(out, v)
+				kept++
+			}
+			continue
+		}
+		kept = i + 1
+	}
+	if out == nil {
+		return in[:kept:kept]
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

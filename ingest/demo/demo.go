@@ -1,118 +1,95 @@
-// Package demo generates a seeded, deterministic corpus of realistic company
-// profiles for demos, tests and benchmarks: 53 industries with sub-niches
-// whose vocabularies make lookalike search meaningful, 100+ countries with
-// real subdivision codes and valid phone numbers, scores correlated with
-// size and age. Company(i) is a pure function of (seed, i), so a corpus of
-// any size can be generated in parallel and regenerated exactly.
+// Package demo generates the seeded, deterministic demo corpus: realistic,
+// varied and internally consistent company profiles for demos, tests and
+// benchmarks at any scale.
+//
+// Company(i) is a pure function of (Seed, i): it can be called from many
+// goroutines in any order and always returns the same profile, and the
+// profile does not depend on the corpus size. Domains are unique across
+// all indices by construction (see names.go). Each company comes from one
+// of 53 industries and one of its sub-niches, whose vocabularies make
+// lookalike search measurable; Label(i) is that ground truth.
+//
+// The package owns the companies only; contacts will be generated from the
+// same per-company streams so that people belong to the companies'
+// domains.
 package demo
 
 import (
+	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/nyaruka/phonenumbers"
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/openprospect/prospectd/record"
-	"github.com/openprospect/prospectd/record/geo"
 )
 
 // Options configure a generator.
 type Options struct {
-	Companies int
-	Seed      int64
+	Companies int   // corpus size; Len() returns it
+	Seed      int64 // different seeds give different corpora
 }
 
-// Label is the generator's ground truth for a company.
+// Label is the generator's ground truth for a company: the industry and
+// sub-niche its texts were written from, for relevance evaluation.
 type Label struct {
 	Industry, Niche string
 }
 
-type niche struct {
-	name  string
-	words []string
-}
-
-type industry struct {
-	label string
-	words []string
-	kind  string // vendor family
-	niche []niche
-}
-
-type country struct {
-	code   string
-	weight int
-	states []geo.Subdivision
-	phone  *phonenumbers.PhoneNumber // a valid example number, nil if none
-}
-
-// Generator produces the corpus.
+// Generator produces the corpus. It is safe for concurrent use.
 type Generator struct {
-	n          int
-	seed       uint64
-	industries []industry
-	countries  []country
-	cumWeight  []int
-	total      int
+	n        int
+	seed     uint64
+	t        *tables
+	cellPerm []permuter
+}
+
+// tables are the seed-independent lookup tables, built once per process.
+type tables struct {
+	industries  []*industry
+	indPick     weighted
+	lex         *lexicon
+	countries   []*placeCountry
+	countryPick weighted
+	subProbs    [numArchetypes][]float64
 }
 
 var (
 	tablesOnce sync.Once
-	industries []industry
-	countries  []country
+	shared     *tables
 )
 
-func buildTables() {
-	for _, line := range industryVocab {
-		parts := strings.SplitN(line, "|", 3)
-		ind := industry{label: parts[0], words: strings.Fields(parts[1]), kind: vendorKind(parts[0])}
-		for _, n := range strings.Split(parts[2], ";") {
-			name, words, _ := strings.Cut(n, ":")
-			ind.niche = append(ind.niche, niche{name: strings.TrimSpace(name), words: strings.Fields(words)})
+func loadTables() *tables {
+	tablesOnce.Do(func() {
+		t := &tables{industries: buildIndustries()}
+		w := make([]int, len(t.industries))
+		for k, ind := range t.industries {
+			w[k] = ind.weight
 		}
-		industries = append(industries, ind)
-	}
-	weights := map[string]int{"US": 300, "GB": 60, "DE": 50, "FR": 40, "IN": 40, "CA": 30, "AU": 25, "NL": 20, "ES": 20,
-		"IT": 20, "BR": 20, "JP": 20, "SE": 12, "CH": 12, "SG": 10, "IE": 8, "MX": 10, "PL": 10, "DK": 6, "NO": 6, "FI": 6,
-		"AT": 8, "BE": 8, "NZ": 6, "ZA": 6, "IL": 6, "AE": 6, "CN": 15, "KR": 8}
-	for _, c := range geo.Countries() {
-		subs := geo.Subdivisions(c.Code)
-		if len(subs) == 0 {
-			continue
+		t.indPick = newWeighted(w)
+		t.lex = buildLexicon(t.industries)
+		for _, c := range t.lex.cells {
+			if c.combos == 0 {
+				panic(fmt.Sprintf("demo: naming style %d of industry %d has no combinations", c.style, c.industry))
+			}
 		}
-		w := weights[c.Code]
-		if w == 0 {
-			w = 2
+		t.countries, t.countryPick = buildPlaces()
+		for a := range t.subProbs {
+			t.subProbs[a] = subdomainProbs(archetype(a))
 		}
-		cc := country{code: c.Code, weight: w, states: subs}
-		if ex := phonenumbers.GetExampleNumber(c.Code); ex != nil && phonenumbers.IsValidNumber(ex) {
-			cc.phone = ex
-		}
-		countries = append(countries, cc)
-	}
-}
-
-func vendorKind(label string) string {
-	switch label {
-	case "SAAS", "SOFTWARE", "CLOUD_COMPUTING", "CYBERSECURITY", "IT_SERVICES", "ARTIFICIAL_INTELLIGENCE", "DATA_ANALYTICS", "GAMING":
-		return "tech"
-	case "RETAIL", "E_COMMERCE", "FASHION_APPAREL", "CONSUMER_GOODS", "FOOD_BEVERAGE":
-		return "commerce"
-	case "FINANCIAL_SERVICES", "FINTECH", "BANKING", "INSURANCE", "INVESTMENT_MANAGEMENT":
-		return "finance"
-	}
-	return "services"
+		shared = t
+	})
+	return shared
 }
 
 // New returns a generator of opt.Companies companies.
 func New(opt Options) *Generator {
-	tablesOnce.Do(buildTables)
-	g := &Generator{n: opt.Companies, seed: uint64(opt.Seed)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E5A9, industries: industries, countries: countries}
-	for _, c := range countries {
-		g.total += c.weight
-		g.cumWeight = append(g.cumWeight, g.total)
+	t := loadTables()
+	g := &Generator{n: max(opt.Companies, 0), seed: mix64(uint64(opt.Seed) ^ 0x5DEECE66D), t: t}
+	g.cellPerm = make([]permuter, len(t.lex.cells))
+	for k, c := range t.lex.cells {
+		g.cellPerm[k] = newPermuter(c.combos, g.seed^mix64(uint64(k)+0xC2B2AE3D27D4EB4F))
 	}
 	return g
 }
@@ -120,289 +97,510 @@ func New(opt Options) *Generator {
 // Len is the corpus size.
 func (g *Generator) Len() int { return g.n }
 
-// rng is splitmix64: tiny, fast, and seedable per company.
-type rng struct{ s uint64 }
-
-func (r *rng) next() uint64 {
-	r.s += 0x9E3779B97F4A7C15
-	z := r.s
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
-}
-
-func (r *rng) intn(n int) int        { return int(r.next() % uint64(n)) }
-func (r *rng) float() float64        { return float64(r.next()>>11) / (1 << 53) }
-func (r *rng) chance(p float64) bool { return r.float() < p }
-func pick[T any](r *rng, s []T) T    { return s[r.intn(len(s))] }
-
-func (g *Generator) rngFor(i int) *rng { return &rng{s: g.seed ^ uint64(i)*0xD6E8FEB86659FD93} }
-
-// Label returns the industry and niche company i was generated from.
-func (g *Generator) Label(i int) Label {
-	r := g.rngFor(i)
-	ind := &g.industries[r.intn(len(g.industries))]
-	return Label{Industry: ind.label, Niche: ind.niche[r.intn(len(ind.niche))].name}
-}
-
-// Domains returns the domains of the first n companies.
+// Domains returns the domains of the first n companies (fewer when the
+// corpus is smaller).
 func (g *Generator) Domains(n int) []string {
-	out := make([]string, 0, n)
-	for i := 0; i < min(n, g.n); i++ {
-		out = append(out, g.Company(i).Domain)
+	n = min(max(n, 0), g.n)
+	out := make([]string, n)
+	for i := range out {
+		r := newRNG(g.seed, i)
+		out[i] = g.identity(&r, i).domain
 	}
 	return out
 }
 
-// MaxScoreForAge is the highest digital-footprint score a company of the
-// given age can have: a footprint takes years to build. Discovery uses the
-// same curve to cap its score floor when a start date is given.
-func MaxScoreForAge(years float64) int {
-	if years < 0 {
-		years = 0
-	}
-	return min(800, 120+int(680*(1-math.Exp(-years/8))))
+// Label returns the industry and niche company i was written from.
+func (g *Generator) Label(i int) Label {
+	g.check(i)
+	r := newRNG(g.seed, i)
+	ind, nc, _ := g.classify(&r, i)
+	return Label{Industry: ind.label, Niche: nc.name}
 }
 
-const demoYear = 2026
+func (g *Generator) check(i int) {
+	if i < 0 || i >= g.n {
+		panic(fmt.Sprintf("demo: company index %d out of range [0, %d)", i, g.n))
+	}
+}
 
-// Company returns company i.
+// classify makes the first draws of a company's stream: its industry and
+// niche, and where the naming schedule puts it.
+func (g *Generator) classify(r *rng, i int) (*industry, *niche, placement) {
+	uInd, uNiche := r.next(), r.next()
+	pl := g.place(i)
+	indIdx := g.t.lex.cells[pl.cell].industry
+	if indIdx < 0 {
+		indIdx = g.t.indPick.sample(uInd)
+	}
+	ind := g.t.industries[indIdx]
+	hi, _ := mulHi(uNiche, uint64(len(ind.niches)))
+	return ind, &ind.niches[hi], pl
+}
+
+// identity is what the first draws decide: classification, country, name
+// tokens and domain. domainOf needs only this much of another company.
+type identity struct {
+	ind     *industry
+	nc      *niche
+	pl      placement
+	country *placeCountry
+	toks    [3]token
+	ntok    int
+	tld     string
+	domain  string
+}
+
+func (g *Generator) identity(r *rng, i int) identity {
+	var id identity
+	id.ind, id.nc, id.pl = g.classify(r, i)
+	id.country = g.t.countries[g.t.countryPick.sample(r.next())]
+	c := g.t.lex.cells[id.pl.cell]
+	toks := g.t.lex.nameTokens(c, id.pl.combo, &id.toks)
+	id.ntok = len(toks)
+	id.tld = g.chooseTLD(r, &id)
+	var buf [96]byte
+	b := g.t.lex.appendLabel(buf[:0], toks, id.pl.round)
+	b = append(b, '.')
+	b = append(b, id.tld...)
+	id.domain = string(b)
+	if ps, _ := publicsuffix.PublicSuffix(id.domain); ps != id.tld {
+		// The label happens to be a private suffix on the list (like
+		// "blogspot.com"): the same label under another suffix is a
+		// normal registrable domain and still unique.
+		for _, alt := range []string{"net", "org", "io"} {
+			d := id.domain[:len(id.domain)-len(id.tld)] + alt
+			if ps, _ := publicsuffix.PublicSuffix(d); ps == alt {
+				id.tld, id.domain = alt, d
+				break
+			}
+		}
+	}
+	return id
+}
+
+// chooseTLD picks the public suffix: the country's own some of the time,
+// .org for nonprofits, .io/.ai/.co for tech, .com otherwise.
+func (g *Generator) chooseTLD(r *rng, id *identity) string {
+	u := r.float()
+	pc := id.country
+	switch id.ind.label {
+	case "NONPROFIT":
+		if u < 0.55 {
+			return "org"
+		}
+	case "GOVERNMENT":
+		if pc.code == "US" && u < 0.3 {
+			return "gov"
+		}
+		if u < 0.2 {
+			return "org"
+		}
+	case "EDUCATION":
+		if pc.code == "US" && id.nc.name == "higher education" && u < 0.6 {
+			return "edu"
+		}
+	case "ARTIFICIAL_INTELLIGENCE":
+		if u < 0.35 {
+			return "ai"
+		}
+	}
+	v := r.float()
+	if len(pc.tlds) > 0 && v < pc.spec.local {
+		if len(pc.tlds) > 1 && r.chance(0.25) {
+			return pc.tlds[1]
+		}
+		return pc.tlds[0]
+	}
+	if id.ind.arch == archSoftware && r.chance(0.25) {
+		return pick(r, []string{"io", "io", "co", "ai", "app", "dev", "tech"})
+	}
+	switch w := r.float(); {
+	case w < 0.88:
+		return "com"
+	case w < 0.95:
+		return "net"
+	case w < 0.98:
+		return "co"
+	default:
+		return "biz"
+	}
+}
+
+// Company returns company i; 0 <= i < Len().
 func (g *Generator) Company(i int) record.Company {
-	r := g.rngFor(i)
-	ind := &g.industries[r.intn(len(g.industries))]
-	nc := &ind.niche[r.intn(len(ind.niche))]
-	ct := g.country(r)
+	g.check(i)
+	r := newRNG(g.seed, i)
+	id := g.identity(&r, i)
+	ind, nc, pc := id.ind, id.nc, id.country
+	toks := id.toks[:id.ntok]
 
-	root := pick(r, nameRoots)
-	second := pick(r, nameRoots)
-	word := strings.ToUpper(root[:1]) + root[1:] + second
-	suffix := pick(r, nameSuffixes)
-	name := word + " " + suffix
-	if r.chance(0.3) {
-		if ls, ok := legalSuffixes[ct.code]; ok {
-			name += " " + ls
-		}
-	}
-	tld := "com"
-	if t, ok := countryTLD[ct.code]; ok && r.chance(0.6) {
-		tld = t
-	} else if ind.kind == "tech" && r.chance(0.3) {
-		tld = pick(r, []string{"io", "ai", "dev"})
-	}
-	dom := strings.ToLower(word) + strconv.FormatInt(int64(i), 36) + "." + tld
+	short, full := g.names(&r, &id, toks)
+	c := record.Company{Domain: id.domain, Name: full, Employees: "", IndustryGroups: nil}
 
-	// Size, age and score.
-	size := int(math.Exp(r.float()*r.float()*9.5)) + 1
-	startYear := demoYear - int(math.Pow(r.float(), 1.8)*70)
-	age := float64(demoYear-startYear) + r.float()
-	score := int(60*math.Log(float64(size)+1)) + int(age*4) + r.intn(120)
-	score = max(1, min(score, MaxScoreForAge(age)))
-	c := record.Company{
-		Domain: dom, Name: name, Score: score,
-		Status:     record.Status{Status: record.StatusActive, Confidence: 0.8 + 0.2*r.float()},
-		StartDate:  date(startYear, 1+r.intn(12), 1+r.intn(28)),
-		UpdateDate: date(demoYear, 1+r.intn(10), 1+r.intn(28)),
-		Employees:  record.EmployeeBucket(size),
-		MXProvider: pick(r, mxProviders),
-	}
-	if c.MXProvider == "" {
-		c.MXProvider = dom
-	}
-	if r.chance(0.04) {
-		c.Status.Status = record.StatusClosed
-		end := date(min(demoYear, startYear+1+r.intn(max(1, demoYear-startYear))), 1+r.intn(12), 1+r.intn(28))
-		if end < c.StartDate {
-			end = c.StartDate
-		}
+	// Age, size, score, status, dates.
+	startDay := refDayNum - int(ageYears(&r)*daysPerYear)
+	startDay = min(max(startDay, firstDayNum), refDayNum-2)
+	years := float64(refDayNum-startDay) / daysPerYear
+	employees := headcount(&r, years, ind.size)
+	c.Employees = record.EmployeeBucket(employees)
+	c.Score = score(&r, employees, years)
+	c.StartDate = dateString(startDay)
+	c.UpdateDate = dateString(refDayNum + 4 + r.intn(290))
+	c.Status = record.Status{Status: record.StatusActive, Confidence: round2(r.between(0.75, 0.99))}
+	if r.chance(0.02 + 0.05*math.Exp(-years/5)) {
+		c.Status = record.Status{Status: record.StatusClosed, Confidence: round2(r.between(0.6, 0.95))}
+		span := refDayNum - 1 - startDay
+		end := dateString(startDay + span/4 + r.intn(max(span-span/4, 1)))
 		c.EndDate = &end
+		c.Score = max(1, int(float64(c.Score)*r.between(0.5, 0.9)))
 	}
-	if r.chance(0.8) {
-		rev := int64(float64(size) * (50_000 + r.float()*250_000))
-		c.RevenueRange = record.RevenueBucket(rev)
+	c.RevenueRange = revenueRange(&r, employees, ind.arch)
+	sizeIdx := bucketIndex(c.Employees)
+
+	// Address.
+	ct := pc.cities[pc.cityPick.sample(r.next())]
+	var ab [64]byte
+	c.Address = record.Address{Street: string(appendStreet(ab[:0], &r, pc)), City: ct.name, State: ct.state, Country: pc.code}
+	if z := appendZip(ab[:0], &r, pc.spec.zip, ct.zipPrefix); len(z) > 0 {
+		c.Address.Zip = string(z)
 	}
-	st := ct.states[r.intn(len(ct.states))]
-	c.Address = record.Address{Street: strconv.Itoa(1+r.intn(400)) + " " + pick(r, streets), City: st.Name, State: st.Code,
-		Zip: strconv.Itoa(10000 + r.intn(89999)), Country: ct.code}
-	if ct.phone != nil && r.chance(0.85) {
-		c.Phones = []string{g.phone(r, ct)}
+
+	// Contact channels: a bigger footprint means more of them. A few
+	// percent are thin sites with none at all (parked pages, lead
+	// generation fronts), which record.Company.LeadGen flags.
+	reach := math.Min(1, float64(c.Score)/400)
+	thin := r.chance(0.02)
+	if thin {
+		c.Score = min(c.Score, 10+r.intn(85))
 	}
-	if r.chance(0.7) {
-		c.PublicEmails = []string{pick(r, []string{"info@", "hello@", "contact@", "sales@"}) + dom}
+	if !thin && r.chance(0.5+0.45*reach) {
+		kind := phoneFixed
+		if mobileFirst[pc.code] && r.chance(0.5) {
+			kind = phoneMobile
+		}
+		if p := pc.phones.number(&r, kind); p != "" {
+			c.Phones = []string{p}
+			if r.chance(0.1 + 0.2*reach) {
+				if q := pc.phones.number(&r, 1-kind); q != "" && q != p {
+					c.Phones = append(c.Phones, q)
+				}
+			}
+		}
 	}
-	slug := strings.ToLower(word)
-	if r.chance(0.75) {
-		c.SocialURLs = append(c.SocialURLs, "https://www.linkedin.com/company/"+slug)
+	if !thin && r.chance(0.45+0.5*reach) {
+		c.PublicEmails = g.emails(&r, &id, sizeIdx)
 	}
-	if r.chance(0.5) {
-		c.SocialURLs = append(c.SocialURLs, pick(r, []string{"https://x.com/", "https://twitter.com/"})+slug)
+	if !thin {
+		c.SocialURLs = g.socials(&r, &id, toks, ct.name, reach)
 	}
-	if r.chance(0.35) {
-		c.SocialURLs = append(c.SocialURLs, "https://www.facebook.com/"+slug)
-	}
-	if r.chance(0.2) {
-		c.SocialURLs = append(c.SocialURLs, pick(r, []string{"https://www.instagram.com/", "https://www.youtube.com/@", "https://www.tiktok.com/@"})+slug)
-	}
-	if r.chance(0.03) {
-		red := strings.ToLower(pick(r, nameRoots)+pick(r, nameRoots)) + strconv.FormatInt(int64(i), 36) + "-group.com"
+	if i > 0 && r.chance(0.03) {
+		j := int(r.next() % uint64(i))
+		jr := newRNG(g.seed, j)
+		red := g.identity(&jr, j).domain
 		c.RedirectDomain = &red
 	}
 
-	c.IndustryGroups = map[string]float64{ind.label: round2(0.7 + 0.3*r.float())}
-	if r.chance(0.6) {
-		other := g.industries[r.intn(len(g.industries))].label
-		if other != ind.label {
-			c.IndustryGroups[other] = round2(0.2 + 0.4*r.float())
+	// Classification.
+	first := round2(r.between(0.62, 0.97))
+	second := pick(&r, ind.related)
+	if r.chance(0.15) {
+		second = record.Industries[r.intn(len(record.Industries))]
+	}
+	c.IndustryGroups = map[string]float64{ind.label: first}
+	if second != ind.label {
+		c.IndustryGroups[second] = round2(r.between(0.15, first-0.1))
+	}
+	c.BusinessModels = []string{ind.models[ind.modelPick.sample(r.next())]}
+	if r.chance(0.25) {
+		if m := ind.models[ind.modelPick.sample(r.next())]; m != c.BusinessModels[0] {
+			c.BusinessModels = append(c.BusinessModels, m)
 		}
 	}
-	c.Keywords = map[string]float64{}
-	for k := 0; k < 5+r.intn(6); k++ {
-		var w string
-		if k%2 == 0 {
-			w = pick(r, nc.words)
-		} else {
-			w = pick(r, ind.words)
-		}
-		c.Keywords[w] = round2(0.5 + 0.5*r.float())
+	c.Languages = languages(&r, pc, ct.state)
+	c.MXProvider = g.mxProvider(&r, &id, sizeIdx)
+	c.Vendors = g.vendors(&r, &id, sizeIdx)
+	c.Subdomains = subdomains(&r, g.t.subProbs[ind.arch], sizeIdx)
+
+	// Texts.
+	email := "info@" + id.domain
+	if len(c.PublicEmails) > 0 {
+		email = c.PublicEmails[0]
 	}
-	c.BusinessModels = []string{pick(r, []string{"B2B", "B2B", "B2B", "B2C", "D2C", "B2G"})}
-	if r.chance(0.2) {
-		if bm := pick(r, record.BusinessModels); bm != c.BusinessModels[0] {
-			c.BusinessModels = append(c.BusinessModels, bm)
-		}
-	}
-	c.Languages = []string{"en"}
-	if l, ok := countryLanguage[ct.code]; ok {
-		c.Languages = []string{l}
-		if r.chance(0.5) {
-			c.Languages = append(c.Languages, "en")
-		}
-	}
-	c.Vendors = g.vendors(r, ind)
-	c.Subdomains = []string{"www"}
-	for k := 0; k < r.intn(5); k++ {
-		if s := pick(r, subdomainPool[1:]); !contains(c.Subdomains, s) {
-			c.Subdomains = append(c.Subdomains, s)
-		}
-	}
-	c.Description, c.SiteText = g.texts(r, name, ind, nc, st.Name, ct.code)
+	x := textCtx{r: &r, ind: ind, nc: nc, short: short, full: full, city: ct.name, country: pc.name,
+		year: civilYear(startDay), email: email, cta: pick(&r, archProfiles[ind.arch].ctas)}
+	c.Description = x.description()
+	c.SiteText = x.siteText()
+	c.Keywords = x.keywords()
 	return c
 }
 
-func (g *Generator) country(r *rng) *country {
-	x := r.intn(g.total)
-	lo, hi := 0, len(g.cumWeight)-1
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if g.cumWeight[mid] > x {
-			hi = mid
-		} else {
-			lo = mid + 1
+func civilYear(day int) int {
+	y, _, _ := civilFromDays(day)
+	return y
+}
+
+func bucketIndex(bucket string) int {
+	for k, b := range record.EmployeeBuckets {
+		if b == bucket {
+			return k
 		}
 	}
-	return &g.countries[lo]
+	return 0
 }
 
-// phone varies the last three digits of the country's example number,
-// keeping the result only when it is still a valid number.
-func (g *Generator) phone(r *rng, ct *country) string {
-	ex := ct.phone
-	n := &phonenumbers.PhoneNumber{}
-	n.CountryCode = ex.CountryCode
-	n.ItalianLeadingZero = ex.ItalianLeadingZero
-	n.NumberOfLeadingZeros = ex.NumberOfLeadingZeros
-	nat := ex.GetNationalNumber()
-	v := nat - nat%1000 + uint64(r.intn(1000))
-	n.NationalNumber = &v
-	if phonenumbers.IsValidNumber(n) {
-		return phonenumbers.Format(n, phonenumbers.E164)
+// names returns the short display name and the full name (with a legal
+// form some of the time). Names can carry words the domain lacks
+// ("Hartley & Sons" at hartley.com), never the other way round.
+func (g *Generator) names(r *rng, id *identity, toks []token) (short, full string) {
+	c := g.t.lex.cells[id.pl.cell]
+	var b strings.Builder
+	b.Grow(48)
+	wordPair := func(a, z token) {
+		switch u := r.float(); {
+		case u < 0.5:
+			b.WriteString(a.disp)
+			b.WriteByte(' ')
+			b.WriteString(z.disp)
+		case u < 0.85:
+			b.WriteString(a.disp)
+			b.WriteString(z.slug)
+		default:
+			b.WriteString(a.disp)
+			b.WriteString(z.disp)
+		}
 	}
-	return phonenumbers.Format(ex, phonenumbers.E164)
+	switch c.style {
+	case stInv:
+		b.WriteString(toks[0].disp)
+		if r.chance(0.35) {
+			b.WriteByte(' ')
+			b.WriteString(pick(r, id.ind.nameWords))
+		}
+	case stWordWord:
+		wordPair(toks[0], toks[1])
+	case stWordWordIW:
+		wordPair(toks[0], toks[1])
+		b.WriteByte(' ')
+		b.WriteString(toks[2].disp)
+	case stSurSur:
+		b.WriteString(toks[0].disp)
+		if r.chance(0.6) {
+			b.WriteString(" & ")
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(toks[1].disp)
+	case stSur:
+		b.WriteString(toks[0].disp)
+		b.WriteString(pick(r, []string{" & Sons", " & Co.", " Group", " Brothers", " & Partners", ""}))
+	default:
+		for k, t := range toks {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t.disp)
+		}
+	}
+	short = b.String()
+	full = short
+	switch {
+	case id.ind.label == "NONPROFIT" || id.ind.label == "GOVERNMENT":
+	case c.style == stSurSur && (id.ind.label == "LEGAL_SERVICES" || id.ind.label == "CONSULTING") && r.chance(0.5):
+		full = short + " LLP"
+	case r.chance(0.35):
+		full = short + " " + pick(r, id.country.legal)
+	}
+	return short, full
 }
 
-func (g *Generator) vendors(r *rng, ind *industry) []string {
-	n := 3 + r.intn(10)
+// mobileFirst countries list a mobile number as often as a landline.
+var mobileFirst = map[string]bool{"IN": true, "NG": true, "KE": true, "ID": true, "PH": true, "BR": true, "MX": true,
+	"PK": true, "BD": true, "VN": true, "EG": true, "GH": true, "TZ": true, "UG": true}
+
+func (g *Generator) emails(r *rng, id *identity, sizeIdx int) []string {
+	locals := []string{"info", "info", "contact", "hello", "sales", "support", "office", "enquiries", "press", "careers"}
+	switch id.country.langs[0] {
+	case "de":
+		locals[2] = "kontakt"
+	case "pt":
+		locals[2] = "contato"
+	case "es":
+		locals[2] = "contacto"
+	case "fr":
+		locals[2] = "contact"
+	}
+	n := 1 + r.intn(2) + min(sizeIdx/3, 1)
 	out := make([]string, 0, n)
-	fam := vendorsByKind[ind.kind]
-	for len(out) < n {
-		var v string
-		if r.chance(0.45) {
-			v = pick(r, fam)
-		} else {
-			v = pick(r, vendorsCommon)
+	for k := 0; k < n; k++ {
+		l := locals[r.intn(len(locals))]
+		if k == 0 {
+			l = locals[r.intn(4)]
 		}
-		if !contains(out, v) {
-			out = append(out, v)
+		e := l + "@" + id.domain
+		dup := false
+		for _, x := range out {
+			dup = dup || x == e
 		}
-		if len(out) >= len(fam)+len(vendorsCommon) {
-			break
+		if !dup {
+			out = append(out, e)
 		}
 	}
 	return out
 }
 
-var openers = []string{"%s helps %s with %s.", "%s builds %s for %s.", "%s is a provider of %s for %s.", "At %s we deliver %s to %s."}
-
-// texts writes a description and homepage text from the niche's words
-// (most), the industry's (many) and generic business words (some).
-func (g *Generator) texts(r *rng, name string, ind *industry, nc *niche, city, cc string) (string, string) {
-	phrase := func(k int) string {
-		var b strings.Builder
-		for j := 0; j < k; j++ {
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			switch x := r.intn(10); {
-			case x < 5:
-				b.WriteString(pick(r, nc.words))
-			case x < 8:
-				b.WriteString(pick(r, ind.words))
-			default:
-				b.WriteString(pick(r, genericWords))
-			}
+func (g *Generator) socials(r *rng, id *identity, toks []token, city string, reach float64) []string {
+	ap := &archProfiles[id.ind.arch]
+	f := 0.45 + 0.55*reach
+	var handle, slug strings.Builder
+	handle.Grow(32)
+	slug.Grow(34)
+	for k, t := range toks {
+		handle.WriteString(t.slug)
+		if k > 0 {
+			slug.WriteByte('-')
 		}
-		return b.String()
+		slug.WriteString(t.slug)
 	}
-	var d strings.Builder
-	opener := pick(r, openers)
-	d.WriteString(fill3(opener, name, nc.name+" "+phrase(2), phrase(2)))
-	d.WriteString(" Our " + phrase(3) + " serves " + phrase(2) + " teams")
-	d.WriteString(" from " + city + ".")
+	h, s := handle.String(), slug.String()
+	var out []string
+	add := func(p float64, url ...string) {
+		if r.chance(p * f) {
+			out = append(out, strings.Join(url, ""))
+		}
+	}
+	add(ap.linkedin, "https://www.linkedin.com/company/", s)
 	if r.chance(0.7) {
-		d.WriteString(" We specialise in " + phrase(3) + " and " + phrase(2) + ".")
+		add(ap.x, "https://x.com/", h)
+	} else {
+		add(ap.x, "https://twitter.com/", h)
 	}
-	var s strings.Builder
-	s.WriteString(name + " — " + nc.name + ". ")
-	for k := 0; k < 6+r.intn(5); k++ {
-		p := pick(r, []string{"Better", "Trusted", "Modern", "Smarter", "Proven", "Flexible"}) + " " + phrase(1+r.intn(2))
-		s.WriteString(p + " for " + phrase(3+r.intn(4)) + ". ")
-	}
-	s.WriteString("Contact our team in " + city + " (" + cc + ") to learn more about " + phrase(3) + ".")
-	return d.String(), s.String()
-}
-
-func fill3(tmpl, a, b, c string) string {
-	r := strings.NewReplacer("%s", "\x00")
-	parts := strings.Split(r.Replace(tmpl), "\x00")
-	if len(parts) != 4 {
-		return tmpl
-	}
-	return parts[0] + a + parts[1] + b + parts[2] + c + parts[3]
-}
-
-func date(y, m, d int) string {
-	b := make([]byte, 0, 10)
-	b = strconv.AppendInt(b, int64(y), 10)
-	b = append(b, '-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
-	return string(b)
-}
-
-func round2(x float64) float64 { return math.Round(x*100) / 100 }
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
+	add(ap.facebook, "https://www.facebook.com/", h)
+	add(ap.instagram, "https://www.instagram.com/", h, "/")
+	add(ap.youtube, "https://www.youtube.com/@", h)
+	add(ap.tiktok, "https://www.tiktok.com/@", h)
+	add(ap.pinterest, "https://www.pinterest.com/", h, "/")
+	switch id.country.code {
+	case "DE", "AT", "CH":
+		add(0.35, "https://www.xing.com/pages/", s)
+	case "RU", "BY", "KZ":
+		add(0.6, "https://vk.com/", h)
+	case "US", "CA":
+		if id.ind.arch == archConsumer || id.ind.arch == archHealth || id.ind.size < 0 {
+			add(0.35, "https://www.yelp.com/biz/", s, "-", slugOf(city))
 		}
 	}
-	return false
+	if ap.apps > 0 {
+		add(ap.apps, "https://play.google.com/store/apps/details?id=com.", h, ".app")
+		add(ap.apps, "https://apps.apple.com/app/", s, "/id", fmt.Sprint(1000000000+r.intn(900000000)))
+	}
+	add(0.04, "https://bsky.app/profile/", id.domain)
+	add(0.04, "https://www.threads.net/@", h)
+	return out
+}
+
+func (g *Generator) mxProvider(r *rng, id *identity, sizeIdx int) string {
+	if l, ok := mxLocal[id.country.code]; ok && r.chance(0.3) {
+		return l
+	}
+	if sizeIdx >= 5 && r.chance(0.3) {
+		return pick(r, []string{"proofpoint.com", "mimecast.com", "outlook.com"})
+	}
+	if m := mxProviders[mxWeights.sample(r.next())]; m != "" {
+		return m
+	}
+	return id.domain
+}
+
+// vendors returns 3-15 tech vendor domains: the web's common tools, the
+// archetype's and the industry's own, more for bigger companies.
+func (g *Generator) vendors(r *rng, id *identity, sizeIdx int) []string {
+	ap := &archProfiles[id.ind.arch]
+	want := min(15, 3+sizeIdx+r.intn(5))
+	out := make([]string, 0, want)
+	add := func(d string) {
+		if len(out) >= want {
+			return
+		}
+		for _, x := range out {
+			if x == d {
+				return
+			}
+		}
+		out = append(out, d)
+	}
+	add(pick(r, ap.cms))
+	for k := 0; k < 1+r.intn(3); k++ {
+		add(pick(r, id.ind.vendors))
+	}
+	for k := 0; k < 1+r.intn(2); k++ {
+		add(pick(r, ap.extraVendors))
+	}
+	if euCountries[id.country.code] && r.chance(0.5) {
+		add(pick(r, euConsent))
+	}
+	scale := 0.6 + 0.15*float64(sizeIdx)
+	for _, v := range commonVendors {
+		if r.chance(v.p * scale) {
+			add(v.domain)
+		}
+	}
+	for len(out) < 3 {
+		add(pick(r, commonVendors[:6]).domain)
+	}
+	return out
+}
+
+func subdomains(r *rng, probs []float64, sizeIdx int) []string {
+	scale := 0.6 + 0.15*float64(sizeIdx)
+	out := make([]string, 0, 6)
+	for k, p := range probs {
+		s := subdomainOrder[k]
+		if s == "investors" && sizeIdx >= 5 {
+			p = 0.5
+		}
+		if k > 0 { // www does not depend on size
+			p *= scale
+		}
+		if p > 0 && r.chance(p) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// subdomainProbs lines up an archetype's subdomain probabilities with
+// subdomainOrder.
+func subdomainProbs(a archetype) []float64 {
+	ap := &archProfiles[a]
+	out := make([]float64, len(subdomainOrder))
+	for k, s := range subdomainOrder {
+		out[k] = math.Max(subdomainBase[s], ap.subdomains[s])
+	}
+	return out
+}
+
+// frenchStates and italianStates are the subdivisions whose companies
+// write in French or Italian in bilingual countries.
+var (
+	frenchStates  = map[string]bool{"CA-QC": true, "CH-GE": true, "CH-VD": true, "CH-NE": true, "CH-JU": true, "CH-FR": true, "CH-VS": true, "BE-WBR": true, "BE-WHT": true, "BE-WLG": true, "BE-WLX": true, "BE-WNA": true}
+	italianStates = map[string]bool{"CH-TI": true}
+)
+
+func languages(r *rng, pc *placeCountry, state string) []string {
+	primary := pc.langs[0]
+	switch {
+	case frenchStates[state]:
+		primary = "fr"
+	case italianStates[state]:
+		primary = "it"
+	case state == "BE-BRU" && r.chance(0.5):
+		primary = "fr"
+	}
+	out := []string{primary}
+	for _, l := range pc.langs {
+		if l != primary && len(out) < 3 && r.chance(0.35) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -1,103 +1,152 @@
 package demo
 
-// industryVocab gives, per industry, the words its companies share and
-// three or four sub-niches with words of their own, as
-// "INDUSTRY|shared words|niche: words;niche: words". Companies of a niche
-// share more vocabulary with each other than with the rest of their
-// industry, and much more than with other industries: that is what makes
-// lookalike search testable on the demo corpus.
-var industryVocab = []string{
-	"SAAS|platform subscription cloud software workflow dashboard integrations teams automation users|billing: invoicing subscriptions recurring revenue dunning metering;hr tech: payroll onboarding employees benefits timesheets recruiting;sales tools: pipeline crm prospecting quotas forecasting outreach;project management: tasks kanban roadmaps sprints collaboration deadlines",
-	"SOFTWARE|software applications licensing releases engineering code developers product desktop|developer tools: compilers debugging ide testing builds repositories;erp: inventory procurement accounting ledger manufacturing planning;design software: cad rendering modeling graphics drafting visualization;mobile apps: ios android app store notifications offline",
-	"FINANCIAL_SERVICES|financial clients advisory capital assets finance wealth markets regulated|wealth advisory: retirement portfolios estate planning advisors trusts;payments processing: merchants acquiring card transactions settlement terminals;credit services: loans underwriting credit scoring collections borrowers;brokerage: trading equities brokers execution securities orders",
-	"HEALTHCARE|patients care clinical health medical providers clinics physicians treatment|home care: caregivers elderly nursing visits assisted living;telehealth: virtual consultations telemedicine video doctors prescriptions;dental: dentists orthodontics implants hygiene oral whitening;mental health: therapy counseling psychiatry anxiety wellbeing therapists",
-	"CLOUD_COMPUTING|cloud infrastructure hosting servers compute storage scalable datacenter regions|managed kubernetes: containers clusters orchestration pods helm microservices;object storage: buckets archival backup durability replication objects;edge computing: cdn latency edge nodes caching delivery;serverless: functions events triggers runtime invocations scaling",
-	"CYBERSECURITY|security threats protection attacks compliance risk breaches defense secure|endpoint security: endpoint malware antivirus edr ransomware devices;identity access: authentication sso mfa passwords identity privileged;network security: firewall intrusion vpn traffic segmentation perimeter;security operations: soc siem incident response monitoring alerts",
-	"IT_SERVICES|it services support managed infrastructure outsourcing helpdesk technicians networks|managed services: msp helpdesk patching monitoring tickets uptime;systems integration: integration implementation migration legacy systems consultants;it staffing: contractors staffing placement engineers talent augmentation;network installation: cabling wifi switches routers installation offices",
-	"ARTIFICIAL_INTELLIGENCE|ai machine learning models data intelligence neural predictions algorithms training|computer vision: images detection recognition cameras video inspection;nlp: language text chatbots transcription translation conversational;mlops: pipelines deployment model monitoring features experiments;generative ai: generative llm prompts copilots content assistants",
-	"DATA_ANALYTICS|data analytics insights reporting dashboards metrics warehouse analysis decisions|business intelligence: bi reports kpis visualization executives charts;data engineering: etl pipelines ingestion lakes transformation orchestration;market research: surveys panels consumers research respondents trends;customer analytics: segmentation churn retention cohorts journeys attribution",
-	"FINTECH|fintech digital payments app banking money mobile transfers wallet|neobank: accounts debit card mobile banking savings spending;payment apis: api checkout payouts developers gateway transfers;crypto: crypto bitcoin blockchain tokens exchange custody;lending platforms: buy now pay later installments credit checkout consumers",
-	"BANKING|bank banking deposits accounts branches loans customers savings lending|retail banking: checking savings branches mortgages personal accounts;commercial banking: business loans treasury cash management corporate;community banks: community local branches farmers hometown members;private banking: private clients wealth trusts bespoke relationship",
-	"INSURANCE|insurance policies coverage claims premiums underwriting risk insurers policyholders|auto insurance: car drivers vehicles accidents collision roadside;health insurance: health plans members benefits deductibles networks;commercial insurance: liability business property workers compensation brokers;life insurance: life term annuities beneficiaries families protection",
-	"INVESTMENT_MANAGEMENT|investment funds investors portfolio assets managers returns capital allocation|private equity: buyouts portfolio companies acquisitions growth equity;venture capital: startups seed founders venture rounds early;hedge funds: hedge quantitative strategies alpha arbitrage macro;real assets: infrastructure real estate funds timberland assets income",
-	"REAL_ESTATE|real estate property properties homes buildings tenants leasing agents listings|residential brokerage: homes buyers sellers listings agents mortgages;commercial property: office retail tenants leasing landlords square;property management: maintenance rent tenants landlords apartments units;coworking: coworking desks flexible offices members workspace",
-	"CONSTRUCTION|construction building contractors projects sites builders concrete engineering|general contracting: contractors subcontractors projects builds schedules bids;roofing: roofs roofing shingles repairs gutters storm;civil engineering: roads bridges infrastructure earthworks paving tunnels;home renovation: remodeling kitchens bathrooms renovation flooring interiors",
-	"ARCHITECTURE_DESIGN|design architecture architects spaces studio projects interiors planning drawings|residential architecture: houses residences homes extensions villas custom;interior design: interiors furniture decor spaces styling finishes;landscape architecture: gardens landscapes parks outdoor planting plazas;urban planning: masterplans cities planning zoning districts mobility",
-	"MANUFACTURING|manufacturing production factory plants machining quality industrial products assembly|metal fabrication: welding steel sheet metal fabrication cutting;plastics: injection molding plastics polymers molds extrusion;packaging: packaging boxes cartons labels corrugated containers;contract manufacturing: oem contract assembly electronics outsourcing production",
-	"INDUSTRIAL_AUTOMATION|automation industrial machines control sensors robotics plc factory equipment|robotics: robots robotic arms cobots picking welding;process control: scada plc controllers valves instrumentation process;machine vision: inspection cameras defects vision measurement optics;motion control: motors drives servo actuators motion gearboxes",
-	"AEROSPACE_DEFENSE|aerospace defense aircraft systems military aviation space flight components|satellites: satellites orbit launch spacecraft payloads constellation;defense systems: radar missiles armored defense military vehicles;aviation mro: maintenance repair overhaul aircraft engines airlines;drones: drones uav unmanned aerial surveying payload",
-	"AUTOMOTIVE|automotive vehicles cars drivers parts dealers engines mobility fleet|auto dealerships: dealership cars sales financing trade used;auto parts: parts brakes tires aftermarket components replacement;electric vehicles: electric ev charging batteries range charging stations;fleet management: fleet telematics tracking vehicles drivers routes",
-	"SEMICONDUCTORS|semiconductors chips silicon wafers fabrication circuits microelectronics design foundry|chip design: asic fpga design verification ip cores;foundry: wafers fabrication nanometer lithography foundry yield;power electronics: power mosfets gan converters inverters voltage;memory: memory dram flash storage nand controllers",
-	"HARDWARE_ELECTRONICS|electronics hardware devices components circuit boards consumer products engineering|consumer electronics: headphones speakers gadgets wearables smart home;pcb assembly: pcb boards assembly smt soldering prototypes;iot devices: iot sensors connected devices firmware gateways;audio equipment: audio amplifiers microphones studio sound recording",
-	"TELECOMMUNICATIONS|telecom network connectivity broadband mobile carriers fiber voice operators|fiber broadband: fiber broadband gigabit homes internet installation;mobile carriers: mobile 5g carriers plans sim roaming;voip: voip calls phone systems sip unified communications;satellite communications: satellite connectivity maritime remote terminals bandwidth",
-	"ENERGY|energy power electricity grid generation utilities supply consumption efficiency|energy efficiency: efficiency audits insulation savings retrofits buildings;power trading: trading wholesale electricity markets hedging supply;energy storage: batteries storage grid storage capacity backup;nuclear: nuclear reactors uranium plants fuel safety",
-	"RENEWABLE_ENERGY|renewable clean energy sustainable power carbon green generation climate|solar: solar panels photovoltaic rooftop installers inverters;wind: wind turbines offshore onshore blades farms;hydrogen: hydrogen electrolysis fuel cells green ammonia;bioenergy: biomass biogas biofuels waste pellets digestion",
-	"OIL_GAS|oil gas petroleum drilling wells exploration production energy reservoirs|upstream: exploration drilling wells reservoirs seismic rigs;midstream: pipelines storage terminals transport compression lng;oilfield services: oilfield services fracking completion wellsite equipment;refining: refinery refining fuels diesel petrochemicals crude",
-	"UTILITIES|utility utilities customers water electricity service meters infrastructure public|water utilities: water wastewater treatment pipes drinking sewer;electric utilities: electric distribution transmission outages lines substations;gas distribution: natural gas distribution mains heating meters;smart metering: smart meters metering readings billing data usage",
-	"MINING_METALS|mining metals ore minerals mines extraction commodities deposits processing|gold mining: gold mines ounces exploration deposits prospects;steel production: steel mills iron alloys rolling furnaces;aggregates: quarries aggregates gravel sand crushed stone;battery metals: lithium cobalt nickel battery metals brine",
-	"CHEMICALS|chemicals chemical compounds formulations specialty materials industrial manufacturing laboratory|specialty chemicals: additives specialty coatings formulations adhesives performance;agrochemicals: pesticides herbicides crop protection fertilizers formulations;paints coatings: paints coatings pigments finishes resins colors;industrial gases: gases oxygen nitrogen cylinders hydrogen supply",
-	"AGRICULTURE|agriculture farming farms crops growers harvest food land agricultural|crop farming: grain wheat corn soybeans acres harvest;livestock: cattle dairy poultry livestock herd feed;agtech: precision agriculture sensors drones yield soil;greenhouses: greenhouses vegetables hydroponics tomatoes indoor growing",
-	"FOOD_BEVERAGE|food beverage taste ingredients recipes products brands kitchen flavors|craft brewing: beer brewery craft ales hops taproom;bakery: bakery bread pastries cakes baked flour;coffee: coffee roasters beans espresso cafes roasting;plant based foods: plant based vegan protein dairy free alternatives",
-	"CONSUMER_GOODS|consumer products brands household shoppers retail quality everyday goods|personal care: skincare cosmetics beauty shampoo grooming lotions;home goods: furniture bedding kitchenware decor homeware cookware;toys: toys games children kids play puzzles;pet products: pets dogs cats pet food treats accessories",
-	"RETAIL|retail stores shoppers shopping merchandise customers brands locations sales|grocery: grocery supermarkets fresh produce aisles groceries;department stores: department stores apparel cosmetics floors brands;convenience stores: convenience snacks fuel stations quick stores;specialty retail: specialty boutiques gifts hobby niche curated",
-	"E_COMMERCE|online ecommerce shop orders shipping checkout delivery customers store|marketplaces: marketplace sellers listings buyers commission vendors;direct to consumer: dtc brand online subscription direct customers;subscription boxes: subscription boxes monthly curated delivery surprise;ecommerce platforms: storefront shopping cart plugins themes merchants",
-	"FASHION_APPAREL|fashion apparel clothing collections style designers garments wear brand|sportswear: sportswear athletic activewear running performance gym;luxury fashion: luxury couture leather handbags runway designer;footwear: shoes sneakers footwear boots soles leather;sustainable fashion: sustainable organic cotton recycled ethical fabrics",
-	"HOSPITALITY|hospitality guests hotels stay service rooms dining hosts experience|hotels: hotel rooms suites boutique concierge bookings;restaurants: restaurant menu chefs dining reservations cuisine;catering: catering events weddings banquets menus corporate;vacation rentals: vacation rentals villas cabins hosts short stays",
-	"TRAVEL_TOURISM|travel tourism trips travelers destinations tours booking holidays itineraries|tour operators: tours guided itineraries excursions groups packages;travel agencies: agency flights bookings holidays agents packages;adventure travel: adventure hiking trekking safaris expeditions outdoor;business travel: corporate travel expense booking policy trips",
-	"TRANSPORTATION_LOGISTICS|logistics transportation freight shipping delivery supply chain carriers cargo|freight forwarding: forwarding customs air freight ocean containers import;trucking: trucking truckload drivers haulage ltl loads;warehousing: warehousing fulfillment storage pallets distribution centers;last mile delivery: last mile parcels couriers same day delivery",
-	"PHARMACEUTICALS|pharmaceutical drugs medicines therapies clinical patients research regulatory development|generic drugs: generics formulations tablets bioequivalence affordable manufacturing;oncology drugs: oncology cancer tumors therapies trials treatments;vaccines: vaccines immunization antigens doses immunity outbreaks;cdmo: cdmo contract development manufacturing api batches",
-	"BIOTECHNOLOGY|biotech biology research therapeutics molecules laboratory science discovery genes|gene therapy: gene therapy vectors genetic editing crispr;diagnostics: diagnostics assays tests biomarkers detection screening;antibodies: antibodies biologics proteins monoclonal immunology binding;synthetic biology: synthetic biology enzymes fermentation microbes strains",
-	"MEDICAL_DEVICES|medical devices equipment clinicians hospitals surgical patients diagnostic regulatory|surgical instruments: surgical instruments scalpels minimally invasive operating;imaging: imaging mri ultrasound xray scanners radiology;orthopedics: orthopedic implants joints spine knee hip;wearable monitors: wearable monitoring glucose heart sensors remote",
-	"EDUCATION|education learning students teachers courses schools training curriculum learners|edtech: online learning platform courses lessons learners;k12 schools: schools pupils classrooms teachers primary secondary;higher education: university degrees campus faculty research graduates;corporate training: corporate training workshops skills leadership employees",
-	"MEDIA_PUBLISHING|media publishing content readers news stories editorial audiences journalism|newspapers: news newspaper journalists headlines reporting editions;magazines: magazines lifestyle features issues subscribers print;book publishing: books authors publishing novels titles editors;podcasts: podcasts episodes audio hosts listeners shows",
-	"ENTERTAINMENT|entertainment audiences shows fans events productions stories live content|film production: film movies production directors studios cinema;music: music artists albums labels concerts songs;live events: events tickets festivals venues concerts live;streaming: streaming series viewers originals subscribers episodes",
-	"GAMING|games gaming players studio titles gameplay console developers worlds|mobile games: mobile games casual puzzles in app downloads;esports: esports tournaments teams competitive leagues streamers;game engines: engine rendering tools developers physics graphics;casino gaming: casino slots betting jackpots wagering tables",
-	"ADVERTISING_MARKETING|marketing advertising brands campaigns agency audiences creative media growth|digital agency: digital agency campaigns social ads creative;seo: seo search rankings keywords organic content;influencer marketing: influencers creators sponsored instagram tiktok partnerships;adtech: programmatic ad exchange bidding impressions targeting",
-	"CONSULTING|consulting consultants advisory clients strategy transformation expertise engagements firms|management consulting: strategy transformation operations executives management restructuring;technology consulting: digital transformation cloud migration architecture advisory;esg consulting: sustainability esg reporting emissions carbon compliance;operations consulting: lean operations supply chain efficiency process improvement",
-	"LEGAL_SERVICES|legal law attorneys lawyers clients counsel litigation firm practice|corporate law: mergers acquisitions corporate contracts governance transactions;litigation: litigation disputes trials court arbitration claims;immigration law: immigration visas citizenship green cards asylum;intellectual property: patents trademarks copyrights ip licensing infringement",
-	"HUMAN_RESOURCES|hr people talent employees workforce hiring recruitment staff organizations|recruitment agency: recruiters candidates placements hiring headhunting vacancies;payroll services: payroll taxes compliance wages payslips filings;employee benefits: benefits pensions health plans perks wellness;workforce management: scheduling shifts attendance workforce labor time",
-	"GOVERNMENT|government public citizens agency services administration policy programs municipal|municipal services: municipal city council permits residents services;public safety: police fire emergency dispatch safety responders;public health agency: public health disease prevention vaccination surveillance;govtech: govtech digital services portals citizens procurement",
-	"NONPROFIT|nonprofit charity mission donors community volunteers foundation giving impact|humanitarian aid: humanitarian relief refugees disaster aid emergency;environmental charity: conservation wildlife forests climate habitats protection;education charity: scholarships literacy students mentoring youth access;health charity: research patients disease awareness support fundraising",
-	"ENVIRONMENTAL_SERVICES|environmental waste recycling sustainability pollution cleanup compliance services ecological|waste management: waste collection landfill disposal bins hauling;recycling: recycling materials plastics paper sorting circular;environmental consulting: assessments permits contamination remediation soil audits;water treatment: water treatment filtration purification wastewater membranes",
-	"SPORTS_FITNESS|sports fitness athletes training health exercise performance clubs active|gyms: gym membership workouts strength classes trainers;sports equipment: equipment balls rackets bikes gear protective;sports clubs: club teams league matches academy players;fitness apps: fitness app workouts tracking coaching streaks",
+import (
+	"strconv"
+	"strings"
+
+	"github.com/openprospect/prospectd/record"
+)
+
+// The vocabulary is what makes lookalike search testable on the demo
+// corpus: each industry has words all its companies share, and sub-niches
+// with distinctive words (products, services, customer types) of their
+// own. Texts draw most of their content words from the niche, many from
+// the industry and a few from a generic business pool, so companies of a
+// niche are textually closer than companies of an industry, which are
+// closer than unrelated ones.
+
+// archetype groups industries that look alike on the web: what their
+// sites ask visitors to do, their tech stack, their social presence.
+type archetype uint8
+
+const (
+	archSoftware archetype = iota
+	archServices
+	archIndustrial
+	archFinance
+	archConsumer
+	archCommerce
+	archHealth
+	archPublic
+	archMedia
+	numArchetypes
+)
+
+// industrySpec is an industry as written in the vocabulary files. Lists
+// are comma-separated.
+type industrySpec struct {
+	label   string
+	weight  int       // relative number of companies
+	arch    archetype // web presence family
+	size    int       // -1: mostly small firms, +1: large ones
+	kinds   string    // what a company of the industry calls itself
+	names   string    // name words, also used in domains ("Dental")
+	models  string    // business models with weights: "B2B:8 B2C:2"
+	related string    // industries for the second label, space-separated
+	vendors string    // tech vendors typical of the industry, space-separated
+	terms   string    // vocabulary shared by the industry's niches
+	niches  []nicheSpec
 }
 
-var genericWords = []string{"customers", "quality", "service", "solutions", "team", "experience", "trusted", "partners", "innovative",
-	"reliable", "growth", "global", "local", "leading", "dedicated", "results", "value", "support", "industry", "expertise"}
-
-var nameRoots = []string{"nova", "vertex", "blue", "bright", "apex", "clear", "summit", "river", "north", "silver", "quant", "terra",
-	"lumen", "pioneer", "harbor", "iron", "maple", "orbit", "pulse", "prime", "true", "green", "atlas", "crest", "delta", "ember",
-	"fusion", "granite", "horizon", "kinetic", "lake", "meridian", "oak", "pacific", "quartz", "red", "solid", "stone", "urban",
-	"vista", "willow", "zen", "alder", "beacon", "cobalt", "falcon", "golden", "hawk", "indigo", "juniper", "keystone", "lotus"}
-
-var nameSuffixes = []string{"Labs", "Systems", "Group", "Partners", "Works", "Solutions", "Technologies", "Co", "Holdings", "Studio",
-	"Collective", "Industries", "Networks", "Ventures", "Services"}
-
-var legalSuffixes = map[string]string{"US": "Inc", "GB": "Ltd", "DE": "GmbH", "FR": "SAS", "NL": "B.V.", "ES": "S.L.", "IT": "S.r.l.",
-	"SE": "AB", "BR": "Ltda", "IN": "Pvt Ltd", "AU": "Pty Ltd", "CA": "Inc", "JP": "K.K."}
-
-var countryTLD = map[string]string{"GB": "co.uk", "DE": "de", "FR": "fr", "NL": "nl", "ES": "es", "IT": "it", "SE": "se", "BR": "com.br",
-	"IN": "in", "AU": "com.au", "CA": "ca", "JP": "co.jp", "CH": "ch", "AT": "at", "BE": "be", "DK": "dk", "NO": "no", "FI": "fi",
-	"PL": "pl", "MX": "com.mx", "NZ": "co.nz", "SG": "com.sg", "ZA": "co.za", "IE": "ie"}
-
-var countryLanguage = map[string]string{"DE": "de", "AT": "de", "CH": "de", "FR": "fr", "BE": "fr", "ES": "es", "MX": "es", "AR": "es",
-	"CO": "es", "IT": "it", "NL": "nl", "SE": "sv", "BR": "pt", "PT": "pt", "JP": "ja", "PL": "pl", "DK": "da", "NO": "no", "FI": "fi",
-	"CN": "zh", "KR": "ko", "TR": "tr", "RU": "ru"}
-
-var vendorsCommon = []string{"google-analytics.com", "cloudflare.com", "hubspot.com", "salesforce.com", "zendesk.com", "intercom.com",
-	"segment.com", "hotjar.com", "wordpress.org", "mailchimp.com", "okta.com", "slack.com", "zoom.us", "microsoft.com",
-	"amazonaws.com", "googletagmanager.com", "linkedin.com", "facebook.net", "youtube.com", "typekit.net"}
-
-var vendorsByKind = map[string][]string{
-	"tech":     {"datadoghq.com", "sentry.io", "atlassian.com", "github.com", "stripe.com", "auth0.com", "twilio.com", "vercel.com"},
-	"commerce": {"shopify.com", "stripe.com", "klaviyo.com", "paypal.com", "yotpo.com", "bigcommerce.com", "affirm.com"},
-	"finance":  {"plaid.com", "docusign.com", "onetrust.com", "adobe.com", "marketo.com", "qualtrics.com"},
-	"services": {"calendly.com", "wix.com", "squarespace.com", "docusign.com", "livechatinc.com", "typeform.com"},
+type nicheSpec struct {
+	name      string // human name, also the Label's Niche
+	customers string // customer types
+	terms     string // distinctive noun phrases
 }
 
-var mxProviders = []string{"google.com", "google.com", "google.com", "outlook.com", "outlook.com", "zoho.com", "", "proofpoint.com", "mimecast.com"}
+type industry struct {
+	label     string
+	weight    int
+	arch      archetype
+	size      int
+	kinds     []string
+	nameWords []string
+	models    []string
+	modelPick weighted
+	related   []string
+	vendors   []string
+	terms     []string
+	termsLow  []string
+	niches    []niche
+}
 
-var subdomainPool = []string{"www", "app", "blog", "docs", "shop", "mail", "support", "careers", "api", "status", "help", "portal", "dev", "news"}
+type niche struct {
+	name      string
+	customers []string
+	terms     []string
+	termsLow  []string // lower-case, for keywords
+}
 
-var streets = []string{"Main St", "High Street", "Market Street", "Park Avenue", "Station Road", "Church Lane", "Harbour Road", "King Street",
-	"Oak Avenue", "Mill Lane", "River Road", "Bridge Street", "Industrial Way", "Commerce Drive", "Innovation Blvd"}
+// allIndustrySpecs lists every industry in record.Industries order.
+func allIndustrySpecs() []industrySpec {
+	var out []industrySpec
+	for _, part := range [][]industrySpec{techIndustries, financeIndustries, industrialIndustries, consumerIndustries, serviceIndustries} {
+		out = append(out, part...)
+	}
+	return out
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func lowerAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = strings.ToLower(x)
+	}
+	return out
+}
+
+// buildIndustries parses the specs in record.Industries order. A spec
+// error is a programming error in this package, so it panics (the tests
+// build the tables).
+func buildIndustries() []*industry {
+	specs := map[string]industrySpec{}
+	for _, s := range allIndustrySpecs() {
+		if _, dup := specs[s.label]; dup || !record.IsIndustry(s.label) {
+			panic("demo: bad or duplicate industry spec " + s.label)
+		}
+		specs[s.label] = s
+	}
+	var out []*industry
+	for _, label := range record.Industries {
+		s, ok := specs[label]
+		if !ok {
+			panic("demo: no vocabulary for industry " + label)
+		}
+		ind := &industry{label: label, weight: s.weight, arch: s.arch, size: s.size, kinds: splitList(s.kinds),
+			nameWords: splitList(s.names), related: strings.Fields(s.related), vendors: strings.Fields(s.vendors),
+			terms: splitList(s.terms)}
+		ind.termsLow = lowerAll(ind.terms)
+		var mw []int
+		for _, f := range strings.Fields(s.models) {
+			name, w, _ := strings.Cut(f, ":")
+			n, err := strconv.Atoi(w)
+			if err != nil || !record.IsBusinessModel(name) {
+				panic("demo: bad business model " + f + " in " + label)
+			}
+			ind.models = append(ind.models, name)
+			mw = append(mw, n)
+		}
+		ind.modelPick = newWeighted(mw)
+		for _, r := range ind.related {
+			if !record.IsIndustry(r) || r == label {
+				panic("demo: bad related industry " + r + " in " + label)
+			}
+		}
+		for _, ns := range s.niches {
+			n := niche{name: ns.name, customers: splitList(ns.customers), terms: splitList(ns.terms)}
+			n.termsLow = lowerAll(n.terms)
+			ind.niches = append(ind.niches, n)
+		}
+		out = append(out, ind)
+	}
+	return out
+}

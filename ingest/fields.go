@@ -1,0 +1,136 @@
+package ingest
+
+import (
+	"slices"
+	"strings"
+)
+
+// field identifies a company field that an input column or JSON key fills.
+type field uint8
+
+const (
+	fieldUnknown field = iota
+	fieldDomain
+	fieldName
+	fieldStatus
+	fieldStatusConfidence
+	fieldScore
+	fieldStartDate
+	fieldEndDate
+	fieldUpdateDate
+	fieldAddress // JSON only: the nested address object
+	fieldStreet
+	fieldCity
+	fieldState
+	fieldZip
+	fieldCountry
+	fieldPhones
+	fieldPublicEmails
+	fieldSocialURLs
+	fieldVendors
+	fieldSubdomains
+	fieldBusinessModels
+	fieldLanguages
+	fieldKeywords
+	fieldIndustryGroups
+	fieldDescription
+	fieldSiteText
+	fieldEmployees
+	fieldRevenueRange
+	fieldRedirectDomain
+	fieldMXProvider
+)
+
+// fieldNames are the accepted names: the profile's JSON field names
+// (record.Company's tags), plus the flat forms of the nested ones.
+var fieldNames = map[string]field{
+	"domain": fieldDomain, "name": fieldName, "status": fieldStatus, "status_confidence": fieldStatusConfidence,
+	"score": fieldScore, "start_date": fieldStartDate, "end_date": fieldEndDate, "update_date": fieldUpdateDate,
+	"address": fieldAddress, "street": fieldStreet, "city": fieldCity, "state": fieldState, "zip": fieldZip,
+	"country": fieldCountry, "phones": fieldPhones, "public_emails": fieldPublicEmails, "social_urls": fieldSocialURLs,
+	"vendors": fieldVendors, "subdomains": fieldSubdomains, "business_models": fieldBusinessModels,
+	"languages": fieldLanguages, "keywords": fieldKeywords, "industry_groups": fieldIndustryGroups,
+	"description": fieldDescription, "site_text": fieldSiteText, "employees": fieldEmployees,
+	"revenue_range": fieldRevenueRange, "redirect_domain": fieldRedirectDomain, "mx_provider": fieldMXProvider,
+}
+
+// fieldAliases are other names files commonly use for the same fields.
+var fieldAliases = map[string]field{
+	"website": fieldDomain, "url": fieldDomain, "company_domain": fieldDomain, "company_website": fieldDomain,
+	"domain_name": fieldDomain, "company_name": fieldName, "status_status": fieldStatus,
+	"postal_code": fieldZip, "zip_code": fieldZip, "postcode": fieldZip, "province": fieldState,
+	"phone": fieldPhones, "email": fieldPublicEmails, "emails": fieldPublicEmails, "socials": fieldSocialURLs,
+	"industry": fieldIndustryGroups, "industries": fieldIndustryGroups, "business_model": fieldBusinessModels,
+	"language": fieldLanguages, "revenue": fieldRevenueRange,
+}
+
+// addressFields may also be written "address.city" or "address_city".
+var addressFields = map[string]field{
+	"street": fieldStreet, "city": fieldCity, "state": fieldState, "zip": fieldZip, "country": fieldCountry,
+	"postal_code": fieldZip, "zip_code": fieldZip, "postcode": fieldZip, "province": fieldState,
+}
+
+// lookupField resolves a column header or JSON key: case-insensitive, with
+// surrounding space and a byte-order mark dropped, spaces, dashes and dots
+// read as underscores, and an "address" prefix allowed. It returns the
+// canonical name too, so duplicates can be reported under it.
+func lookupField(name string) (field, string) {
+	if f, ok := fieldNames[name]; ok { // the common, already canonical case: no allocation
+		return f, name
+	}
+	canon := canonicalName(name)
+	if f, ok := fieldNames[canon]; ok {
+		return f, canon
+	}
+	if f, ok := fieldAliases[canon]; ok {
+		return f, canonicalOf(f)
+	}
+	if rest, ok := strings.CutPrefix(canon, "address_"); ok {
+		if f, ok := addressFields[rest]; ok {
+			return f, canonicalOf(f)
+		}
+	}
+	return fieldUnknown, canon
+}
+
+func canonicalName(s string) string {
+	s = strings.TrimSpace(strings.TrimPrefix(s, "\ufeff"))
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == ' ' || c == '-' || c == '.':
+			c = '_'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+func canonicalOf(f field) string {
+	for name, g := range fieldNames {
+		if g == f {
+			return name
+		}
+	}
+	return ""
+}
+
+// acceptedNames lists the canonical names and aliases for messages.
+func acceptedNames() string {
+	var names []string
+	for name, f := range fieldNames {
+		if f != fieldAddress {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	var aliases []string
+	for name := range fieldAliases {
+		aliases = append(aliases, name)
+	}
+	slices.Sort(aliases)
+	return strings.Join(names, ", ") + " (aliases: " + strings.Join(aliases, ", ") + "; address fields may be prefixed \"address.\")"
+}

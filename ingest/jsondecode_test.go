@@ -1,0 +1,131 @@
+package ingest
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/openprospect/prospectd/record"
+)
+
+func TestDecodeJSONCompany(t *testing.T) {
+	end := "2020-01-31"
+	for _, tc := range []struct {
+		name, in string
+		want     record.Company
+		err      string
+	}{
+		{name: "profile", in: `{"domain":"acme.com","name":"Acme","status":{"status":"closed","confidence":0.8},"score":300,
+			"start_date":"2001-02-03","end_date":"2020-01-31","address":{"street":"1 Main St","city":"Austin","state":"TX","zip":"78701","country":"US"},
+			"phones":["+15125550100"],"public_emails":["info@acme.com"],"social_urls":["https://x.com/acme"],"description":"Anvils",
+			"keywords":{"anvils":0.9},"industry_groups":{"MANUFACTURING":0.8},"employees":"51-200","redirect_domain":null,
+			"update_date":"2026-01-01","mx_provider":"google.com","revenue_range":"1-10M","business_models":["B2B"],
+			"languages":["en"],"vendors":["stripe.com"],"subdomains":["www"],"site_text":"We make anvils."}`,
+			want: record.Company{Domain: "acme.com", Name: "Acme", Status: record.Status{Status: "closed", Confidence: 0.8}, Score: 300,
+				StartDate: "2001-02-03", EndDate: &end, Address: record.Address{Street: "1 Main St", City: "Austin", State: "TX", Zip: "78701", Country: "US"},
+				Phones: []string{"+15125550100"}, PublicEmails: []string{"info@acme.com"}, SocialURLs: []string{"https://x.com/acme"},
+				Description: "Anvils", Keywords: map[string]float64{"anvils": 0.9}, IndustryGroups: map[string]float64{"MANUFACTURING": 0.8},
+				Employees: "51-200", UpdateDate: "2026-01-01", MXProvider: "google.com", RevenueRange: "1-10M", BusinessModels: []string{"B2B"},
+				Languages: []string{"en"}, Vendors: []string{"stripe.com"}, Subdomains: []string{"www"}, SiteText: "We make anvils."}},
+		{name: "loose shapes", in: `{"Website":"https://www.acme.com/x","Company Name":"Acme","status":"active","employees":250,"score":"300",
+			"zip":78701,"country":"Germany","phones":[4930123456,null],"industry":["SAAS","software"],"keywords":"a; b","revenue":5e6,"unknown":{"x":[1,{"y":null}]}}`,
+			want: record.Company{Domain: "https://www.acme.com/x", Name: "Acme", Status: record.Status{Status: "active"}, Employees: "250", Score: 300,
+				Address: record.Address{Zip: "78701", Country: "Germany"}, Phones: []string{"4930123456"},
+				IndustryGroups: map[string]float64{"SAAS": 1, "software": 0.9}, Keywords: map[string]float64{"a": 1, "b": 0.9}, RevenueRange: "5e6"}},
+		{name: "escapes and unicode", in: `{"domain":"b\u00fccher.de","name":"B\u00fccher \"&\" S\u00f6hne\n","description":"\ud83d\ude00 \ud83d x \u00e9\\\/"}`,
+			want: record.Company{Domain: "bücher.de", Name: "Bücher \"&\" Söhne\n", Description: "😀 \uFFFD x é\\/"}},
+		{name: "invalid utf-8 becomes U+FFFD", in: "{\"domain\":\"a.com\",\"name\":\"caf\xe9\"}",
+			want: record.Company{Domain: "a.com", Name: "caf\uFFFD"}},
+		{name: "last key wins, address prefix keys", in: `{"domain":"a.com","domain":"b.com","address.city":"Paris","address":{"country":"FR","name":"ignored"}}`,
+			want: record.Company{Domain: "b.com", Address: record.Address{City: "Paris", Country: "FR"}}},
+		{name: "whitespace", in: " \t{ \"domain\" : \"a.com\" , \"phones\" : [ ] , \"end_date\" : null }\r\n",
+			want: record.Company{Domain: "a.com"}},
+		{name: "fractional score", in: `{"domain":"a.com","score":1.5}`, err: "score: 1.5 is not an integer"},
+		{name: "huge score", in: `{"domain":"a.com","score":1e300}`, err: "score: 1e300 is outside 0-800"},
+		{name: "list of objects", in: `{"domain":"a.com","phones":[{"n":1}]}`, err: "phones: want an array of strings, got an object"},
+		{name: "boolean name", in: `{"domain":"a.com","name":true}`, err: "name: want a string or a number, got a boolean"},
+		{name: "address string", in: `{"domain":"a.com","address":"1 Main St"}`, err: "address: want an object, got a string"},
+		{name: "industry scores as text", in: `{"domain":"a.com","industry_groups":{"SAAS":"high"}}`, err: `industry_groups.SAAS: "high" is not a number`},
+		{name: "not an object", in: `["a.com"]`, err: "malformed JSON at byte 1: a record must be a JSON object"},
+		{name: "truncated", in: `{"domain": "broken`, err: "malformed JSON at byte 12: unterminated string"},
+		{name: "trailing data", in: `{"domain":"a.com"} x`, err: "unexpected data after the object"},
+		{name: "missing colon", in: `{"domain" "a.com"}`, err: "want ':'"},
+		{name: "trailing comma", in: `{"domain":"a.com",}`, err: "want a quoted field name"},
+		{name: "bad number", in: `{"domain":"a.com","x":01}`, err: "want ',' or '}'"},
+		{name: "bad escape", in: `{"domain":"a\x"}`, err: `invalid escape`},
+		{name: "control character", in: "{\"domain\":\"a\tb\"}", err: "control character"},
+		{name: "deep nesting", in: `{"x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`, err: "nested deeper than 1000 levels"},
+		{name: "type error inside malformed value", in: `{"domain":"a.com","phones":{"x":}}`, err: "malformed JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c record.Company
+			err := decodeJSONCompany([]byte(tc.in), &c)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(c, tc.want) {
+				t.Fatalf("decoded\n %+v\nwant\n %+v", c, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzJSONDecode checks the decoder against encoding/json: it refuses what
+// encoding/json finds invalid, reports no syntax error on valid objects,
+// and reads the same text for string fields.
+func FuzzJSONDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"domain":"acme.com","name":"Acme","status":{"status":"closed"},"phones":["+1"],"keywords":{"a":1}}`,
+		`{"name":"\ud800\udc00\u0041\\\"","description":"\ud800x"}`, `{"domain":1e5,"x":[true,false,null,{}]}`,
+		"{\"name\":\"\xff\xfe\"}", `{"a":-0.5e-3}`, `{}`, `[]`, `{"a":}`, `{"name":"x"}}`, `{"name":"\u12"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var c record.Company
+		err := decodeJSONCompany(b, &c)
+		var se *jsonSyntaxError
+		isSyntax := errors.As(err, &se)
+		var ref map[string]any
+		refErr := json.Unmarshal(b, &ref)
+		var refSyntax *json.SyntaxError
+		if !json.Valid(b) {
+			if err == nil {
+				t.Fatalf("accepted invalid JSON %q", b)
+			}
+			return
+		}
+		if isSyntax && refErr == nil {
+			t.Fatalf("syntax error %v on a valid object %q", err, b)
+		}
+		if errors.As(refErr, &refSyntax) {
+			t.Fatalf("encoding/json: syntax error on valid input %q", b)
+		}
+		if err != nil || refErr != nil {
+			return
+		}
+		// Keys match case-insensitively in both, and the last one wins
+		// in both; compare plain string fields when only one key spells them.
+		for key, got := range map[string]string{"name": c.Name, "description": c.Description, "site_text": c.SiteText} {
+			var n int
+			var want any
+			for k, v := range ref {
+				if strings.EqualFold(k, key) {
+					n++
+					want = v
+				}
+			}
+			if s, ok := want.(string); ok && n == 1 && s != got {
+				t.Fatalf("%s: got %q, encoding/json %q (input %q)", key, got, s, b)
+			}
+		}
+	})
+}
