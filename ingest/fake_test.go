@@ -28,7 +28,7 @@ type memEngine struct {
 	// whole (0: never).
 	failAfter int
 	// hook runs at the start of each UpsertCompanies call.
-	hook func(ctx context.Context, docs []index.CompanyDoc)
+	hook              func(ctx context.Context, docs []index.CompanyDoc)
 	active, maxActive int
 }
 

@@ -52,7 +52,7 @@ func TestLoaderEndToEnd(t *testing.T) {
 	for i := range 300 {
 		fmt.Fprintf(&b, `{"domain":"co%d.com","name":"Co %d","description":"We build %s products","address":{"country":"US"}}`+"\n", i, i, topics[i%3])
 	}
-	b.WriteString(`{"domain":"bad domain"}` + "\n")                                                                  // row 301
+	b.WriteString(`{"domain":"bad domain"}` + "\n")                                                                    // row 301
 	b.WriteString(`{"domain":"co1.com","name":"Co One Renamed","description":"savings mortgage lending bank"}` + "\n") // row 302
 	b.WriteString(`{"domain":"co2.com","address":{"country":"Narnia"}}` + "\n")                                        // row 303
 	var rejects bytes.Buffer

@@ -17,9 +17,9 @@ func TestNormalizeFullRecord(t *testing.T) {
 	c := record.Company{
 		Domain: "https://www.Shop.Acme.co.uk/about", Name: "  Acme  ", Status: record.Status{Status: "Closed"}, EndDate: ptr("2020-05-01T23:30:00-02:00"),
 		StartDate: "1999-12-31 10:00:00", Address: record.Address{Country: "United Kingdom", State: "aberdeenshire", City: " Aberdeen "},
-		Phones:       []string{"020 7946 0018", "not a phone", "+44 20 7946 0018", "+442079460018"},
-		PublicEmails: []string{"Info@Acme.co.uk", "bad@", "Sales <SALES@acme.co.uk>", "info@acme.co.uk"},
-		SocialURLs:   []string{"linkedin.com/company/acme", "https://x.com/acme", "not a url"},
+		Phones:         []string{"020 7946 0018", "not a phone", "+44 20 7946 0018", "+442079460018"},
+		PublicEmails:   []string{"Info@Acme.co.uk", "bad@", "Sales <SALES@acme.co.uk>", "info@acme.co.uk"},
+		SocialURLs:     []string{"linkedin.com/company/acme", "https://x.com/acme", "not a url"},
 		IndustryGroups: map[string]float64{"financial services": 0.9, "saas": 0.5, "Banking": 0.2},
 		Employees:      "1,200", RevenueRange: "$25,000,000", BusinessModels: []string{"b2b", "B2B"}, Languages: []string{"EN", "en-GB", "fra"},
 		Vendors:    []string{"https://stripe.com", "not a domain", "www.stripe.com", "js.hubspot.com"},
