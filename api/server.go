@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -32,9 +33,10 @@ type Deps struct {
 
 // Server is the HTTP API.
 type Server struct {
-	app  *fiber.App
-	api  huma.API
-	deps Deps
+	app       *fiber.App
+	api       huma.API
+	deps      Deps
+	companies *query.Companies
 }
 
 // New builds the API with every route registered.
@@ -62,11 +64,12 @@ func New(d Deps) *Server {
 		schemeServiceKey: {Type: "apiKey", In: "header", Name: "x-service-key"},
 	}
 	hapi := humafiber.New(app, cfg)
-	s := &Server{app: app, api: hapi, deps: d}
+	s := &Server{app: app, api: hapi, deps: d, companies: &query.Companies{Engine: d.Engine}}
 	hapi.UseMiddleware(s.authenticate)
 
 	s.registerService()
 	s.registerCompanies()
+	s.registerDiscover()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

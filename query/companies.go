@@ -1,0 +1,636 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/embedding"
+	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/record"
+)
+
+// Rocchio weights: negatives pull the query away at half the strength
+// positives pull it in.
+const negativeWeight = 0.5
+
+// suggestedDomains is how many lookalike examples an icp_prompt search
+// takes from its own first results.
+const suggestedDomains = 3
+
+// Companies runs company discovery and counting on an engine.
+type Companies struct {
+	Engine index.Engine
+	// SavedDomains returns the domains of a saved query owned by the
+	// caller; found is false for an unknown id. Nil until saved queries
+	// exist: every id is then unknown (404), never silently ignored.
+	SavedDomains func(ctx context.Context, id string) (domains []string, found bool, err error)
+
+	mu       sync.Mutex
+	emb      embedding.Embedder
+	capCache map[string]capEntry
+}
+
+type capEntry struct {
+	cap int
+	at  time.Time
+}
+
+// Match is one discovery result.
+type Match struct {
+	Company record.Company
+	// Similarity is the cosine similarity to the query ×100, clamped to
+	// 0-100; 0 when the search had no vector input.
+	Similarity float64
+	// Reasons (enhanced=true) name what the result shares with the query:
+	// keywords and industries.
+	Reasons []string
+}
+
+// Result is one page of discovery results.
+type Result struct {
+	Matches []Match
+	// Total is the number of companies matching (above min_similarity and
+	// the variance band when those apply).
+	Total   int
+	Applied Applied
+}
+
+// Discover runs a discovery request.
+func (s *Companies) Discover(ctx context.Context, d Discover) (Result, error) {
+	pl, err := s.plan(ctx, &d)
+	if err != nil {
+		return Result{}, err
+	}
+	search := index.Search{Filter: pl.filter, Offset: d.Offset, Limit: d.MaxRecords, MinSimilarity: -2}
+	if pl.vector != nil {
+		search.Vector = pl.vector
+		search.MinSimilarity = pl.minSim
+	}
+	res, err := s.Engine.SearchCompanies(ctx, search)
+	if err != nil {
+		return Result{}, fmt.Errorf("discover: %w", err)
+	}
+	out := Result{Total: res.Total, Applied: pl.applied, Matches: make([]Match, 0, len(res.Hits))}
+	for _, h := range res.Hits {
+		m := Match{Company: h.Company}
+		if pl.vector != nil {
+			m.Similarity = Similarity(h.Similarity)
+		}
+		if d.Enhanced {
+			m.Reasons = reasons(h.Company, pl.queryTerms, pl.queryIndustries)
+		}
+		out.Matches = append(out.Matches, m)
+	}
+	return out, nil
+}
+
+// Count counts the companies a discovery request matches.
+func (s *Companies) Count(ctx context.Context, d Discover) (int, Applied, error) {
+	pl, err := s.plan(ctx, &d)
+	if err != nil {
+		return 0, Applied{}, err
+	}
+	if pl.vector == nil || pl.minSim <= -1 {
+		n, err := s.Engine.CountCompanies(ctx, pl.filter)
+		if err != nil {
+			return 0, Applied{}, fmt.Errorf("count: %w", err)
+		}
+		return n, pl.applied, nil
+	}
+	res, err := s.Engine.SearchCompanies(ctx, index.Search{Filter: pl.filter, Vector: pl.vector, MinSimilarity: pl.minSim, Limit: 0})
+	if err != nil {
+		return 0, Applied{}, fmt.Errorf("count: %w", err)
+	}
+	return res.Total, pl.applied, nil
+}
+
+// Similarity converts a cosine similarity to the API's 0-100 scale with two
+// decimals.
+func Similarity(cos float64) float64 {
+	return math.Round(math.Max(0, math.Min(1, cos))*10000) / 100
+}
+
+type plan struct {
+	filter          index.Filter
+	vector          []float32
+	minSim          float64
+	applied         Applied
+	queryTerms      []string
+	queryIndustries []string
+}
+
+// plan resolves a request into a filter and a query vector: prompt
+// extraction, saved queries, example vectors, auto texts, the score floor,
+// consensus and variance.
+func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
+	pl := &plan{minSim: -2}
+	a := &pl.applied
+	if err := s.savedQueries(ctx, d); err != nil {
+		return nil, err
+	}
+	var suggestFromPrompt bool
+	if d.ICPPrompt != "" {
+		if err := s.applyPrompt(ctx, d, a); err != nil {
+			return nil, err
+		}
+		suggestFromPrompt = len(d.Domains) == 0
+	}
+
+	excluded := slices.Clone(d.ExcludeDomains)
+	if !d.IncludeSearchDomains {
+		for _, dm := range d.Domains {
+			excluded = appendNew(excluded, dm)
+		}
+	}
+	floor, err := s.scoreFloor(ctx, d, a)
+	if err != nil {
+		return nil, err
+	}
+
+	var emb embedding.Embedder
+	if d.HasVectorInput() || d.NegateICPText != "" {
+		if emb, err = s.embedder(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var pos, neg [][]float32
+	var examples []record.Company
+	if len(d.Domains) > 0 {
+		vecs, err := s.Engine.CompanyVectors(ctx, d.Domains)
+		if err != nil {
+			return nil, fmt.Errorf("example vectors: %w", err)
+		}
+		var found []string
+		for _, dm := range d.Domains {
+			if v, ok := vecs[dm]; ok {
+				pos = append(pos, v)
+				found = append(found, dm)
+			} else {
+				a.DomainNotFound = append(a.DomainNotFound, dm)
+			}
+		}
+		a.Domain = found
+		if len(found) == 0 && d.ICPText == "" && d.ICPPrompt == "" {
+			return nil, &Error{Status: http.StatusUnprocessableEntity, Params: []ParamError{{Param: "domain",
+				Rule: "none of the example domains is in the index (" + strings.Join(d.Domains, ", ") + "); give indexed domains or an icp_text"}}}
+		}
+		if examples, err = s.Engine.GetCompanies(ctx, found); err != nil {
+			return nil, fmt.Errorf("example profiles: %w", err)
+		}
+	}
+	if d.AutoICPText && d.ICPPrompt == "" && d.ICPText == "" && len(examples) > 0 {
+		d.ICPText = icpTextOf(examples)
+	}
+	if d.AutoPhrase && d.ICPPrompt == "" && len(d.Phrases) == 0 && d.ICPText != "" {
+		if err := s.autoPhrases(ctx, d, examples, a); err != nil {
+			return nil, err
+		}
+	}
+	a.ICPText, a.NegateICPText = d.ICPText, d.NegateICPText
+
+	pl.filter = companyFilter(d, floor, excluded, a)
+	if !d.HasVectorInput() {
+		return pl, nil
+	}
+	var text []float32
+	if d.ICPText != "" {
+		text = emb.EmbedText(d.ICPText)
+	}
+	negs, err := s.Engine.CompanyVectors(ctx, d.NegateDomains)
+	if err != nil {
+		return nil, fmt.Errorf("negative example vectors: %w", err)
+	}
+	for _, dm := range d.NegateDomains {
+		if v, ok := negs[dm]; ok {
+			neg = append(neg, v)
+			a.NegateDomain = append(a.NegateDomain, dm)
+		}
+	}
+	if d.NegateICPText != "" {
+		neg = append(neg, emb.EmbedText(d.NegateICPText))
+	}
+	if suggestFromPrompt && text != nil {
+		// The prompt's best few matches become lookalike examples: a short
+		// description alone is a thin query.
+		res, err := s.Engine.SearchCompanies(ctx, index.Search{Filter: pl.filter, Vector: text, MinSimilarity: -2, Limit: suggestedDomains, WithVectors: true})
+		if err != nil {
+			return nil, fmt.Errorf("suggest lookalikes: %w", err)
+		}
+		for _, h := range res.Hits {
+			pos = append(pos, h.Vector)
+			a.SuggestedDomain = append(a.SuggestedDomain, h.Company.Domain)
+		}
+	}
+	q := combine(mean(pos), text)
+	if q == nil {
+		return pl, nil
+	}
+	if len(neg) > 0 {
+		q = normalize(axpy(q, -negativeWeight, mean(neg)))
+	}
+	if d.Consensus > 1 {
+		res, err := s.Engine.SearchCompanies(ctx, index.Search{Filter: pl.filter, Vector: q, MinSimilarity: -2, Limit: d.Consensus, WithVectors: true})
+		if err != nil {
+			return nil, fmt.Errorf("consensus: %w", err)
+		}
+		var top [][]float32
+		for _, h := range res.Hits {
+			top = append(top, h.Vector)
+		}
+		if len(top) > 0 {
+			q = combine(q, mean(top))
+		}
+		a.Consensus = d.Consensus
+	}
+	pl.vector = q
+	if d.MinSimilarity > 0 {
+		pl.minSim = float64(d.MinSimilarity) / 100
+		a.MinSimilarity = d.MinSimilarity
+	}
+	if band, ok := varianceBand[d.Variance]; ok {
+		res, err := s.Engine.SearchCompanies(ctx, index.Search{Filter: pl.filter, Vector: q, MinSimilarity: pl.minSim, Limit: 1})
+		if err != nil {
+			return nil, fmt.Errorf("variance: %w", err)
+		}
+		if len(res.Hits) > 0 {
+			pl.minSim = math.Max(pl.minSim, res.Hits[0].Similarity-band/100)
+		}
+		a.Variance = d.Variance
+	}
+	pl.queryTerms = queryTerms(d.ICPText, examples)
+	pl.queryIndustries = d.Categories
+	for _, e := range examples {
+		for _, ind := range e.Industries() {
+			pl.queryIndustries = appendNew(pl.queryIndustries, ind)
+		}
+	}
+	return pl, nil
+}
+
+// savedQueries resolves inclusion and exclusion query ids into domain
+// lists; an unknown id is a 404.
+func (s *Companies) savedQueries(ctx context.Context, d *Discover) error {
+	resolve := func(param string, ids []string) ([]string, error) {
+		var out, missing []string
+		for _, id := range ids {
+			if s.SavedDomains == nil {
+				missing = append(missing, id)
+				continue
+			}
+			doms, ok, err := s.SavedDomains(ctx, id)
+			if err != nil {
+				return nil, fmt.Errorf("saved query %s: %w", id, err)
+			}
+			if !ok {
+				missing = append(missing, id)
+			}
+			out = append(out, doms...)
+		}
+		if len(missing) > 0 {
+			return nil, queryIDsError(param, missing)
+		}
+		return out, nil
+	}
+	incl, err := resolve("inclusion_query_id", d.InclusionQueryIDs)
+	if err != nil {
+		return err
+	}
+	excl, err := resolve("exclusion_query_id", d.ExclusionQueryIDs)
+	if err != nil {
+		return err
+	}
+	if len(d.InclusionQueryIDs) > 0 {
+		d.inclusion = incl // an empty saved list matches nothing
+	}
+	d.ExcludeDomains = append(d.ExcludeDomains, excl...)
+	return nil
+}
+
+// applyPrompt merges what the prompt says into d: explicit parameters win.
+func (s *Companies) applyPrompt(ctx context.Context, d *Discover, a *Applied) error {
+	x := ExtractPrompt(d.ICPPrompt)
+	if len(d.Countries) == 0 {
+		d.Countries = x.Countries
+	}
+	if len(d.States) == 0 && len(d.Countries) == 1 {
+		for _, st := range x.States {
+			if strings.HasPrefix(st, d.Countries[0]+"-") {
+				d.States = append(d.States, st)
+			}
+		}
+	}
+	if len(d.Categories) == 0 {
+		d.Categories = x.Categories
+	}
+	if d.Employees == nil {
+		d.Employees = x.Employees
+	}
+	if d.Revenue == nil {
+		d.Revenue = x.Revenue
+	}
+	if len(d.BusinessModels) == 0 {
+		d.BusinessModels = x.BusinessModels
+	}
+	if len(d.TechStack) == 0 {
+		for _, name := range x.VendorNames {
+			v, err := s.resolveVendor(ctx, name)
+			if err != nil {
+				return err
+			}
+			if v == "" {
+				a.Notes = append(a.Notes, fmt.Sprintf("vendor %q from the prompt is not in the index; not used as a filter", name))
+				continue
+			}
+			d.TechStack = appendNew(d.TechStack, v)
+		}
+	}
+	if d.ICPText == "" {
+		d.ICPText = x.ICPText
+		if d.ICPText == "" {
+			d.ICPText = d.ICPPrompt
+		}
+	}
+	// The prompt overrides the automatic texts.
+	d.AutoICPText, d.AutoPhrase = false, false
+	return nil
+}
+
+// resolveVendor finds the vendor domain the index knows for a name
+// ("HubSpot" -> hubspot.com), or "".
+func (s *Companies) resolveVendor(ctx context.Context, name string) (string, error) {
+	n := strings.ToLower(name)
+	cands := []string{n}
+	if !strings.Contains(n, ".") {
+		cands = []string{n + ".com", n + ".io", n + ".co", n + ".net", n + ".ai", n + ".app"}
+	}
+	for _, c := range cands {
+		cnt, err := s.Engine.CountCompanies(ctx, index.Terms{Field: index.VendorField, Values: []string{c}})
+		if err != nil {
+			return "", fmt.Errorf("resolve vendor %s: %w", name, err)
+		}
+		if cnt > 0 {
+			return c, nil
+		}
+	}
+	return "", nil
+}
+
+// scoreFloor applies the start_date cap to the digital-footprint floor: a
+// company only a few years old cannot have the footprint of an old one, so
+// the floor never exceeds the score that the top 1% of the companies in
+// the start_date range reach. The cap is measured on the index, not
+// assumed, and cached for ten minutes per range.
+func (s *Companies) scoreFloor(ctx context.Context, d *Discover, a *Applied) (int, error) {
+	floor := d.MinScore
+	if d.StartFrom == "" && d.StartTo == "" || floor == 0 {
+		return floor, nil
+	}
+	key := d.StartFrom + "," + d.StartTo
+	s.mu.Lock()
+	e, ok := s.capCache[key]
+	s.mu.Unlock()
+	if !ok || time.Since(e.at) > 10*time.Minute {
+		f := index.And{
+			index.Terms{Field: index.StatusField, Values: []string{record.StatusActive}},
+			index.DateRange{Field: index.StartDateField, From: d.StartFrom, To: d.StartTo},
+		}
+		n, err := s.Engine.CountCompanies(ctx, f)
+		if err != nil {
+			return 0, fmt.Errorf("score cap: %w", err)
+		}
+		e = capEntry{cap: MaxScore, at: time.Now()}
+		if n > 0 {
+			res, err := s.Engine.SearchCompanies(ctx, index.Search{Filter: f, Offset: n / 100, Limit: 1, MinSimilarity: -2})
+			if err != nil {
+				return 0, fmt.Errorf("score cap: %w", err)
+			}
+			if len(res.Hits) > 0 {
+				e.cap = res.Hits[0].Company.Score
+			}
+		}
+		s.mu.Lock()
+		if s.capCache == nil || len(s.capCache) > 1000 {
+			s.capCache = map[string]capEntry{}
+		}
+		s.capCache[key] = e
+		s.mu.Unlock()
+	}
+	if e.cap < floor {
+		requested := floor
+		a.FootprintFloorCapped = &requested
+		floor = e.cap
+	}
+	return floor, nil
+}
+
+// embedder returns the index's embedder, loading it once.
+func (s *Companies) embedder(ctx context.Context) (embedding.Embedder, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emb != nil {
+		return s.emb, nil
+	}
+	emb, err := ingest.OpenEmbedder(ctx, s.Engine)
+	if errors.Is(err, index.ErrNotFound) {
+		return nil, ErrNoEmbedder
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.emb = emb
+	return emb, nil
+}
+
+// icpTextOf writes an ICP description from example companies: their
+// strongest shared keywords and industries (auto_icp_text).
+func icpTextOf(examples []record.Company) string {
+	weight := map[string]float64{}
+	inds := map[string]float64{}
+	for _, c := range examples {
+		for k, w := range c.Keywords {
+			weight[strings.ToLower(k)] += w
+		}
+		for k, w := range c.IndustryGroups {
+			inds[k] += w
+		}
+	}
+	kw := topKeys(weight, 12)
+	ind := topKeys(inds, 2)
+	for i, l := range ind {
+		ind[i] = strings.ToLower(strings.ReplaceAll(l, "_", " "))
+	}
+	text := "Companies offering " + strings.Join(kw, ", ")
+	if len(ind) > 0 {
+		text += " in " + strings.Join(ind, " and ")
+	}
+	return text
+}
+
+// autoPhrases derives phrase matches from the ICP text: keywords of the
+// examples (or two-word phrases of the text) that occur in it, kept only
+// when at least one company matches them, so a generated phrase never
+// empties the results on its own.
+func (s *Companies) autoPhrases(ctx context.Context, d *Discover, examples []record.Company, a *Applied) error {
+	text := strings.ToLower(d.ICPText)
+	var cands []string
+	weight := map[string]float64{}
+	for _, c := range examples {
+		for k, w := range c.Keywords {
+			if len(k) >= MinPhraseChars && strings.Contains(text, strings.ToLower(k)) {
+				weight[strings.ToLower(k)] += w
+			}
+		}
+	}
+	cands = topKeys(weight, 3)
+	if len(cands) == 0 {
+		ws := tokenize(text)
+		for i := 0; i+1 < len(ws) && len(cands) < 3; i++ {
+			if stopWords[ws[i].text] || stopWords[ws[i+1].text] {
+				continue
+			}
+			cands = appendNew(cands, ws[i].text+" "+ws[i+1].text)
+		}
+	}
+	var kept []string
+	for _, c := range cands {
+		n, err := s.Engine.CountCompanies(ctx, index.Phrase{Field: index.TextField, Text: c})
+		if err != nil {
+			return fmt.Errorf("auto phrase %q: %w", c, err)
+		}
+		if n > 0 {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 && len(cands) > 0 {
+		a.Notes = append(a.Notes, "auto_phrase_match: no generated phrase occurs in the index; none applied")
+	}
+	d.Phrases = kept
+	return nil
+}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or of for to in on at by with from into that which who whose
+		is are be we our their its companies company businesses business firms providers provider offering offer
+		offers like such as other more most than very based`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// queryTerms are the words and keywords a result is compared with for
+// enhanced=true.
+func queryTerms(icp string, examples []record.Company) []string {
+	var out []string
+	for _, w := range tokenize(strings.ToLower(icp)) {
+		if !stopWords[w.text] && len(w.text) >= 3 {
+			out = appendNew(out, w.text)
+		}
+	}
+	for _, c := range examples {
+		for k := range c.Keywords {
+			out = appendNew(out, strings.ToLower(k))
+		}
+	}
+	return out
+}
+
+// reasons lists what a result shares with the query: keywords that are
+// query terms or contain one, and shared industries.
+func reasons(c record.Company, terms, industries []string) []string {
+	var out []string
+	for _, ind := range c.Industries() {
+		if slices.Contains(industries, ind) {
+			out = append(out, "industry: "+ind)
+		}
+	}
+	keys := topKeys(c.Keywords, len(c.Keywords))
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		for _, t := range terms {
+			if lk == t || strings.Contains(" "+lk+" ", " "+t+" ") {
+				out = append(out, "keyword: "+k)
+				break
+			}
+		}
+		if len(out) >= 8 {
+			break
+		}
+	}
+	return nonNil(out)
+}
+
+func topKeys(m map[string]float64, n int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > n {
+		keys = keys[:n]
+	}
+	return keys
+}
+
+// mean is the normalized mean of unit vectors; nil for none.
+func mean(vs [][]float32) []float32 {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]float32, len(vs[0]))
+	for _, v := range vs {
+		for i := range out {
+			out[i] += v[i]
+		}
+	}
+	return normalize(out)
+}
+
+// combine gives two directions equal weight; either may be nil.
+func combine(a, b []float32) []float32 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return normalize(axpy(a, 1, b))
+}
+
+// axpy returns x + alpha·y.
+func axpy(x []float32, alpha float32, y []float32) []float32 {
+	out := make([]float32, len(x))
+	for i := range x {
+		out[i] = x[i] + alpha*y[i]
+	}
+	return out
+}
+
+func normalize(v []float32) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return v
+	}
+	inv := float32(1 / math.Sqrt(n))
+	for i := range v {
+		v[i] *= inv
+	}
+	return v
+}
