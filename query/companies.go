@@ -156,12 +156,6 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 		return nil, err
 	}
 
-	var emb embedding.Embedder
-	if d.HasVectorInput() || d.NegateICPText != "" {
-		if emb, err = s.embedder(ctx); err != nil {
-			return nil, err
-		}
-	}
 	var pos, neg [][]float32
 	var examples []record.Company
 	if len(d.Domains) > 0 {
@@ -200,6 +194,13 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	pl.filter = companyFilter(d, floor, excluded, a)
 	if !d.HasVectorInput() {
 		return pl, nil
+	}
+	var emb embedding.Embedder
+	if d.ICPText != "" || d.NegateICPText != "" {
+		// Only text needs the embedder; lookalikes use stored vectors.
+		if emb, err = s.embedder(ctx); err != nil {
+			return nil, err
+		}
 	}
 	var text []float32
 	if d.ICPText != "" {
@@ -442,6 +443,9 @@ func (s *Companies) embedder(ctx context.Context) (embedding.Embedder, error) {
 	emb, err := ingest.OpenEmbedder(ctx, s.Engine)
 	if errors.Is(err, index.ErrNotFound) {
 		return nil, ErrNoEmbedder
+	}
+	if errors.Is(err, ingest.ErrEmbedderMismatch) {
+		return nil, fmt.Errorf("%w: %v", ErrNoEmbedder, err)
 	}
 	if err != nil {
 		return nil, err

@@ -255,7 +255,7 @@ func (p *params) states(name string, countries []string) []string {
 		country = countries[0]
 	case 0:
 		for _, r := range raw {
-			cc, _, ok := strings.Cut(strings.ToUpper(r), "-")
+			cc, _, ok := strings.Cut(strings.ToUpper(strings.TrimSpace(r)), "-")
 			if !ok || (country != "" && cc != country) {
 				p.fail(name, r, "needs a single country: give country=<code>, or use full ISO 3166-2 codes (US-CA) of one country")
 				return nil
@@ -266,8 +266,26 @@ func (p *params) states(name string, countries []string) []string {
 		p.fail(name, "", "applies only with a single country; country resolved to %d countries (%s)", len(countries), strings.Join(countries, ", "))
 		return nil
 	}
-	var out []string
+	// Names may hold commas, so values are split on commas only when the
+	// whole value is not a subdivision ("California,US-TX").
+	var items []string
 	for _, r := range raw {
+		if _, ok := geo.LookupSubdivision(country, r); ok || !strings.Contains(r, ",") {
+			items = append(items, r)
+			continue
+		}
+		for _, part := range strings.Split(r, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				items = append(items, part)
+			}
+		}
+	}
+	if len(items) > MaxStates {
+		p.fail(name, "", "at most %d values, got %d", MaxStates, len(items))
+		items = items[:MaxStates]
+	}
+	var out []string
+	for _, r := range items {
 		sd, ok := geo.LookupSubdivision(country, r)
 		if !ok {
 			p.fail(name, r, "not a subdivision of %s (ISO 3166-2 code or full name)", country)
@@ -355,7 +373,7 @@ func (p *params) dateRange(name string) (from, to string) {
 		_, err := time.Parse(time.DateOnly, x)
 		return err == nil
 	}
-	if !valid(a) || !valid(b) || (a == "" && b == "") {
+	if !valid(a) || isRange && !valid(b) || (a == "" && b == "") {
 		p.fail(name, s, "must be YYYY-MM-DD or YYYY-MM-DD,YYYY-MM-DD")
 		return "", ""
 	}

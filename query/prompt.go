@@ -62,18 +62,11 @@ func ExtractPrompt(prompt string) Extraction {
 	}
 	text = vendorRe.ReplaceAllString(text, " ")
 
-	// The customer clause stays in the ICP text; it only says who the
-	// companies sell to (a business model).
-	own, customer := text, ""
-	if loc := customerRe.FindStringIndex(text); loc != nil {
-		own, customer = text[:loc[0]], text[loc[0]:]
-	}
-	x.BusinessModels = businessModels(text, customer)
-
-	words := tokenize(own)
+	// Places apply to the companies wherever they are written.
+	words := tokenize(text)
 	var geoSpans [][2]int
 	for i := 0; i < len(words); {
-		n, codes, state := matchPlace(words, i, x.Countries)
+		n, codes := matchCountry(words, i)
 		if n == 0 {
 			i++
 			continue
@@ -81,15 +74,59 @@ func ExtractPrompt(prompt string) Extraction {
 		for _, c := range codes {
 			x.Countries = appendNew(x.Countries, c)
 		}
-		if state != "" {
-			x.States = appendNew(x.States, state)
-		}
 		geoSpans = append(geoSpans, [2]int{words[i].start, words[i+n-1].end})
 		i += n
 	}
-	if len(x.Countries) > 1 {
-		x.States = nil // states apply only with a single country
+	if len(x.Countries) <= 1 {
+		// Subdivisions of the one country named (the United States when
+		// none is): "law firms in Texas", "Bavaria, Germany".
+		country := "US"
+		if len(x.Countries) == 1 {
+			country = x.Countries[0]
+		}
+		for i := 0; i < len(words); {
+			n, code := matchSubdivision(words, i, country)
+			if n == 0 {
+				i++
+				continue
+			}
+			x.States = appendNew(x.States, code)
+			x.Countries = appendNew(x.Countries, country)
+			geoSpans = append(geoSpans, [2]int{words[i].start, words[i+n-1].end})
+			i += n
+		}
 	}
+	slices.SortFunc(geoSpans, func(a, b [2]int) int { return a[0] - b[0] })
+	for k := len(geoSpans) - 1; k >= 0; k-- {
+		s, e := geoSpans[k][0], geoSpans[k][1]
+		// Take the preposition ("in the Nordics") with the place.
+		for _, w := range []string{"the", ""} {
+			p := strings.LastIndex(strings.TrimRight(text[:s], " ,"), " ")
+			if p < 0 {
+				break
+			}
+			prev := strings.ToLower(strings.Trim(text[p:s], " ,"))
+			if w == "the" && prev == "the" {
+				s = p
+				continue
+			}
+			if slices.Contains([]string{"in", "from", "across", "based", "within", "throughout", "of"}, prev) {
+				s = p
+			}
+			break
+		}
+		text = text[:s] + " " + text[e:]
+	}
+
+	// The customer clause stays in the ICP text; it only says who the
+	// companies sell to (a business model), never their own industry or
+	// size.
+	own, customer := text, ""
+	if loc := customerRe.FindStringIndex(text); loc != nil {
+		own, customer = text[:loc[0]], text[loc[0]:]
+	}
+	x.BusinessModels = businessModels(text, customer)
+	words = tokenize(own)
 	for i := 0; i < len(words); i++ {
 		for n := 3; n >= 1; n-- {
 			if i+n > len(words) {
@@ -107,30 +144,9 @@ func ExtractPrompt(prompt string) Extraction {
 	}
 	slices.Sort(x.Countries)
 
-	// ICP text: the prompt without the place phrases ("in DACH") and the
-	// request filler ("find me").
-	icp := own
-	for k := len(geoSpans) - 1; k >= 0; k-- {
-		s, e := geoSpans[k][0], geoSpans[k][1]
-		// Take the preposition ("in the Nordics") with the place.
-		for _, w := range []string{"the", ""} {
-			p := strings.LastIndex(strings.TrimRight(icp[:s], " "), " ")
-			if p < 0 {
-				break
-			}
-			prev := strings.ToLower(strings.TrimSpace(icp[p:s]))
-			if w == "the" && prev == "the" {
-				s = p
-				continue
-			}
-			if slices.Contains([]string{"in", "from", "across", "based", "within", "throughout", "of"}, prev) {
-				s = p
-			}
-			break
-		}
-		icp = icp[:s] + " " + icp[e:]
-	}
-	icp = fillerRe.ReplaceAllString(icp+customer, " ")
+	// ICP text: the rest, without the request filler ("find me").
+	icp := text
+	icp = fillerRe.ReplaceAllString(icp, " ")
 	icp = strings.Join(strings.Fields(icp), " ")
 	icp = strings.Trim(icp, " ,.;:-")
 	icp = strings.TrimSuffix(strings.TrimSuffix(icp, " with"), " and")
@@ -379,10 +395,10 @@ func phraseOf(ws []word) string {
 	return strings.Join(parts, " ")
 }
 
-// matchPlace matches a region, country or subdivision name starting at
+// matchCountry matches a region, country name or demonym starting at
 // words[i], longest first. Codes count only when written in capitals
 // ("US", "DACH"), so the words "in", "it" and "no" are not countries.
-func matchPlace(words []word, i int, countries []string) (n int, codes []string, state string) {
+func matchCountry(words []word, i int) (n int, codes []string) {
 	for n = 3; n >= 1; n-- {
 		if i+n > len(words) {
 			continue
@@ -390,34 +406,39 @@ func matchPlace(words []word, i int, countries []string) (n int, codes []string,
 		ph := phraseOf(words[i : i+n])
 		raw := words[i].raw
 		upper := n == 1 && strings.ToUpper(raw) == raw && len(raw) <= 7
-		if n == 1 && upper {
+		if upper {
 			if m, ok := geo.Region(raw); ok {
-				return 1, m, ""
+				return 1, m
 			}
 		}
 		if m, ok := placeAliases[ph]; ok {
-			return n, m, ""
+			return n, m
 		}
 		if len(ph) >= 4 || upper && len(ph) == 2 {
 			if c, ok := geo.LookupCountry(ph); ok {
-				return n, []string{c.Code}, ""
-			}
-		}
-		// Subdivisions by name, capitalized, in the one country named so
-		// far (the United States when none is).
-		if len(ph) >= 4 && unicode.IsUpper([]rune(raw)[0]) {
-			country := "US"
-			if len(countries) == 1 {
-				country = countries[0]
-			} else if len(countries) > 1 {
-				continue
-			}
-			if sd, ok := geo.LookupSubdivision(country, ph); ok && !strings.EqualFold(sd.Code, ph) {
-				return n, []string{country}, sd.Code
+				return n, []string{c.Code}
 			}
 		}
 	}
-	return 0, nil, ""
+	return 0, nil
+}
+
+// matchSubdivision matches a capitalized subdivision name of country at
+// words[i] (names only: "CA" or "in" are not states).
+func matchSubdivision(words []word, i int, country string) (int, string) {
+	for n := 3; n >= 1; n-- {
+		if i+n > len(words) {
+			continue
+		}
+		ph := phraseOf(words[i : i+n])
+		if len(ph) < 4 || !unicode.IsUpper([]rune(words[i].raw)[0]) {
+			continue
+		}
+		if sd, ok := geo.LookupSubdivision(country, ph); ok && !strings.EqualFold(sd.Code, ph) && !strings.EqualFold(sd.Code, country+"-"+ph) {
+			return n, sd.Code
+		}
+	}
+	return 0, ""
 }
 
 // placeAliases are names people write for groups of countries and

@@ -14,7 +14,6 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/ingest/demo"
-	"github.com/openprospect/prospectd/record"
 )
 
 // progress draws a bar on a terminal and prints a line every few seconds
@@ -62,21 +61,6 @@ func (p *progress) finish() {
 	}
 }
 
-// demoSource adapts the demo generator to an ingest source.
-type demoSource struct {
-	g *demo.Generator
-	i int
-}
-
-func (s *demoSource) Next() (record.Company, int, error) {
-	if s.i >= s.g.Len() {
-		return record.Company{}, 0, io.EOF
-	}
-	s.i++
-	return s.g.Company(s.i - 1), s.i, nil
-}
-
-func (s *demoSource) Close() error { return nil }
 
 // loadDemo generates n companies with the seed and loads them into eng.
 func loadDemo(ctx context.Context, eng index.Engine, n int, seed int64) (ingest.Stats, time.Duration, error) {
@@ -84,7 +68,7 @@ func loadDemo(ctx context.Context, eng index.Engine, n int, seed int64) (ingest.
 	p := newProgress("demo corpus", n)
 	l := &ingest.Loader{Engine: eng, Progress: p.update, Rejects: io.Discard}
 	start := time.Now()
-	st, err := l.Load(ctx, &demoSource{g: g})
+	st, err := l.Load(ctx, g.Source())
 	p.finish()
 	if err != nil {
 		return st, time.Since(start), fmt.Errorf("load demo corpus: %w", err)

@@ -16,6 +16,7 @@ package demo
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"sync"
@@ -604,3 +605,24 @@ func languages(r *rng, pc *placeCountry, state string) []string {
 	}
 	return out
 }
+
+// Source reads the corpus in order as an ingest source (rows are 1-based).
+type Source struct {
+	g *Generator
+	i int
+}
+
+// Source returns a reader of the whole corpus.
+func (g *Generator) Source() *Source { return &Source{g: g} }
+
+// Next returns the next company and its row, io.EOF at the end.
+func (s *Source) Next() (record.Company, int, error) {
+	if s.i >= s.g.Len() {
+		return record.Company{}, 0, io.EOF
+	}
+	s.i++
+	return s.g.Company(s.i - 1), s.i, nil
+}
+
+// Close implements ingest.Source.
+func (s *Source) Close() error { return nil }
