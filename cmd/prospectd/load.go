@@ -61,7 +61,6 @@ func (p *progress) finish() {
 	}
 }
 
-
 // loadDemo generates n companies with the seed and loads them into eng.
 func loadDemo(ctx context.Context, eng index.Engine, n int, seed int64) (ingest.Stats, time.Duration, error) {
 	g := demo.New(demo.Options{Companies: n, Seed: seed})
