@@ -145,12 +145,7 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 		suggestFromPrompt = len(d.Domains) == 0
 	}
 
-	excluded := slices.Clone(d.ExcludeDomains)
-	if !d.IncludeSearchDomains {
-		for _, dm := range d.Domains {
-			excluded = appendNew(excluded, dm)
-		}
-	}
+	excluded := excludedDomains(d)
 	floor, err := s.scoreFloor(ctx, d, a)
 	if err != nil {
 		return nil, err

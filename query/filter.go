@@ -149,6 +149,26 @@ func companyFilter(d *Discover, floor int, excluded []string, a *Applied) index.
 	return f
 }
 
+// Filter is the engine filter of a parsed request as discovery sends it
+// with its query vector, before the lookups that need an engine (the
+// start_date cap of the score floor, saved queries, prompt extraction).
+func Filter(d Discover) index.Filter {
+	var a Applied
+	return companyFilter(&d, d.MinScore, excludedDomains(&d), &a)
+}
+
+// excludedDomains are kept out of the results: exclude_domain and, unless
+// include_search_domains, the example domains.
+func excludedDomains(d *Discover) []string {
+	out := slices.Clone(d.ExcludeDomains)
+	if !d.IncludeSearchDomains {
+		for _, dm := range d.Domains {
+			out = appendNew(out, dm)
+		}
+	}
+	return out
+}
+
 // LeadGen matches suspected lead-generation sites: a low digital footprint
 // and no phone, public email or social profile (record.Company.LeadGen).
 func LeadGen() index.Filter {

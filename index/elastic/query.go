@@ -300,8 +300,9 @@ type knnSection struct {
 	K             int       `json:"k"`
 	NumCandidates int       `json:"num_candidates"`
 	// Similarity is the raw cosine below which documents do not match (not
-	// the _score: Elasticsearch converts it).
-	Similarity float64  `json:"similarity"`
+	// the _score: Elasticsearch converts it); nil when every cosine passes
+	// (index.Search.MinSimilarity <= -1).
+	Similarity *float64 `json:"similarity,omitempty"`
 	Filter     *esQuery `json:"filter,omitempty"`
 }
 
@@ -402,10 +403,19 @@ func buildSearch(s index.Search, dim int) (searchBody, error) {
 		QueryVector:   s.Vector,
 		K:             k,
 		NumCandidates: numCandidates(k),
-		Similarity:    s.MinSimilarity,
+		Similarity:    threshold(s.MinSimilarity),
 		Filter:        knnFilter(q),
 	}
 	return body, nil
+}
+
+// threshold is the kNN similarity bound of a minimum cosine; none at or
+// below -1, where every vector passes.
+func threshold(min float64) *float64 {
+	if min <= -1 {
+		return nil
+	}
+	return &min
 }
 
 // buildKnnTotal returns the body of the request that counts the matches of
@@ -425,7 +435,7 @@ func buildKnnTotal(s index.Search, dim int) (searchBody, error) {
 			QueryVector:   s.Vector,
 			K:             maxWindow,
 			NumCandidates: maxWindow,
-			Similarity:    s.MinSimilarity,
+			Similarity:    threshold(s.MinSimilarity),
 			Filter:        knnFilter(q),
 		},
 		// One hit rather than none keeps this an ordinary, documented kNN
