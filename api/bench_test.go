@@ -1,0 +1,260 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/record"
+	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/store/sqlite"
+)
+
+// The discovery benchmarks run over HTTP against a server on loopback.
+// PROSPECT_BENCH_INDEX names an embedded index directory (for the figures
+// in docs/benchmarks.md, <data-dir>/index after `prospectd demo
+// --companies 1000000`); without it a 20,000-company demo corpus is built
+// in a temporary directory.
+
+type benchServer struct {
+	base, key string
+	eng       index.Engine
+	close     func()
+}
+
+var bench struct {
+	once sync.Once
+	srv  *benchServer
+	err  error
+}
+
+func benchSetup(tb testing.TB) *benchServer {
+	tb.Helper()
+	bench.once.Do(func() { bench.srv, bench.err = startBenchServer() })
+	if bench.err != nil {
+		tb.Fatal(bench.err)
+	}
+	return bench.srv
+}
+
+func startBenchServer() (*benchServer, error) {
+	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "prospect-bench-*")
+	if err != nil {
+		return nil, err
+	}
+	dir := os.Getenv("PROSPECT_BENCH_INDEX")
+	if dir == "" {
+		dir = filepath.Join(tmp, "index")
+	}
+	eng, err := embedded.Open(dir, embedded.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := eng.CountCompanies(ctx, nil); n == 0 {
+		g := demo.New(demo.Options{Companies: 20_000, Seed: 1})
+		if _, err := (&ingest.Loader{Engine: eng}).Load(ctx, g.Source()); err != nil {
+			return nil, err
+		}
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(tmp, "state.db"))
+	if err != nil {
+		return nil, err
+	}
+	org, err := st.CreateOrg(ctx, "bench", store.PlanTeam)
+	if err != nil {
+		return nil, err
+	}
+	u, err := st.CreateUser(ctx, org.ID, "bench@example.com", store.RoleAdmin)
+	if err != nil {
+		return nil, err
+	}
+	key, _, err := st.CreateAPIKey(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop()})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	go srv.App().Listener(ln)
+	return &benchServer{base: "http://" + ln.Addr().String() + "/v1", key: key, eng: eng, close: func() {
+		srv.App().Shutdown()
+		eng.Close()
+		st.Close()
+		os.RemoveAll(tmp)
+	}}, nil
+}
+
+// benchQueries builds n query strings of one kind from the index's own
+// companies, so any corpus works.
+func benchQueries(tb testing.TB, s *benchServer, kind string, n int) []string {
+	tb.Helper()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(1, uint64(len(kind))))
+	var out []string
+	for len(out) < n {
+		ind := record.Industries[rng.IntN(len(record.Industries))]
+		f := index.Terms{Field: index.IndustryField, Values: []string{ind}}
+		total, err := s.eng.CountCompanies(ctx, f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if total < 50 {
+			continue
+		}
+		res, err := s.eng.SearchCompanies(ctx, index.Search{Filter: f, Offset: rng.IntN(total - 20), Limit: 5})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		v := url.Values{}
+		switch kind {
+		case "lookalike":
+			// 5 example domains + one country + one industry.
+			for _, h := range res.Hits {
+				v.Add("domain", h.Company.Domain)
+			}
+			v.Set("country", res.Hits[0].Company.Address.Country)
+			v.Set("category", ind)
+		case "icp_text":
+			desc := res.Hits[0].Company.Description
+			if i := strings.Index(desc, ". "); i > 0 {
+				desc = desc[:i]
+			}
+			v.Set("icp_text", desc)
+		case "filters":
+			v.Set("country", res.Hits[0].Company.Address.Country)
+			v.Set("category", ind)
+			v.Set("employee_range", "11,500")
+		case "prompt":
+			c := res.Hits[0].Company
+			kw := "companies"
+			for k := range c.Keywords {
+				kw = k + " companies"
+				break
+			}
+			v.Set("icp_prompt", fmt.Sprintf("%s in %s with 10-1000 employees", kw, c.Address.Country))
+		}
+		v.Set("max_records", "100")
+		out = append(out, v.Encode())
+	}
+	return out
+}
+
+func (s *benchServer) get(client *http.Client, path, q string) (time.Duration, error) {
+	req, _ := http.NewRequest(http.MethodGet, s.base+path+"?"+q, nil)
+	req.Header.Set("X-API-Key", s.key)
+	start := time.Now()
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, err = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	took := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	if res.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET %s?%s: status %d", path, q, res.StatusCode)
+	}
+	return took, nil
+}
+
+func percentiles(d []time.Duration) (p50, p99 time.Duration) {
+	slices.Sort(d)
+	return d[len(d)/2], d[min(len(d)-1, len(d)*99/100)]
+}
+
+// BenchmarkDiscoverHTTP measures GET /v1/discover end to end over
+// loopback, one request at a time, for each kind of query.
+func BenchmarkDiscoverHTTP(b *testing.B) {
+	s := benchSetup(b)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	for _, kind := range []string{"lookalike", "icp_text", "filters", "prompt"} {
+		qs := benchQueries(b, s, kind, 64)
+		b.Run(kind, func(b *testing.B) {
+			var lat []time.Duration
+			for i := 0; b.Loop(); i++ {
+				took, err := s.get(client, "/discover", qs[i%len(qs)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, took)
+			}
+			p50, p99 := percentiles(lat)
+			b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		})
+	}
+}
+
+// TestDiscoverLoad keeps 8 discovery requests in flight for
+// PROSPECT_LOAD_SECONDS seconds (skipped when unset) with a mix of
+// lookalike, text, prompt and filter queries, and fails on any error.
+func TestDiscoverLoad(t *testing.T) {
+	secs, _ := strconv.Atoi(os.Getenv("PROSPECT_LOAD_SECONDS"))
+	if secs <= 0 {
+		t.Skip("PROSPECT_LOAD_SECONDS not set: the load test is a benchmark run (see docs/benchmarks.md)")
+	}
+	s := benchSetup(t)
+	var mix []string
+	for _, kind := range []string{"lookalike", "icp_text", "filters", "prompt"} {
+		mix = append(mix, benchQueries(t, s, kind, 50)...)
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	deadline := time.Now().Add(time.Duration(secs) * time.Second)
+	var mu sync.Mutex
+	var lat []time.Duration
+	var errs []error
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; time.Now().Before(deadline); i += 8 {
+				took, err := s.get(client, "/discover", mix[i%len(mix)])
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else {
+					lat = append(lat, took)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("%d errors, first: %v", len(errs), errs[0])
+	}
+	p50, p99 := percentiles(lat)
+	t.Logf("8 in flight for %ds: %d requests, %.1f req/s, p50 %v, p99 %v, 0 errors", secs, len(lat), float64(len(lat))/float64(secs), p50, p99)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bench.srv != nil {
+		bench.srv.close()
+	}
+	os.Exit(code)
+}
