@@ -3,10 +3,14 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -181,5 +185,255 @@ func BenchmarkOpen(b *testing.B) {
 		b.StopTimer()
 		e.Close()
 		b.StartTimer()
+	}
+}
+
+// Vector search at scale. With PROSPECT_BENCH_INDEX pointing at an embedded
+// index directory (for example one built by `prospectd demo`), the
+// benchmarks open it read-only-in-practice (nothing is written) and measure
+// SearchCompanies on it; otherwise they build a benchN()-company synthetic
+// clustered index.
+//
+//	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench VectorSearch -benchtime 200x -count 3 ./index/embedded/
+
+var (
+	benchOnce sync.Once
+	benchEng  *Engine
+	benchErr  error
+)
+
+func benchEngine(b *testing.B) *Engine {
+	b.Helper()
+	benchOnce.Do(func() {
+		if dir := os.Getenv("PROSPECT_BENCH_INDEX"); dir != "" {
+			start := time.Now()
+			benchEng, benchErr = Open(dir, Options{})
+			if benchErr == nil {
+				fmt.Fprintf(os.Stderr, "opened %s: %d companies in %v\n", dir, benchEng.Len(), time.Since(start).Round(time.Millisecond))
+			}
+			return
+		}
+		dir, err := os.MkdirTemp("", "embedded-bench-")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		benchEng, benchErr = buildClustered(dir, benchN(), benchDim, 7)
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchEng
+}
+
+// buildClustered writes n synthetic companies whose vectors form clusters
+// with a decaying per-dimension spread, like the SVD embeddings of real
+// profiles; profiles are minimal so building is quick.
+func buildClustered(dir string, n, dim int, seed uint64) (*Engine, error) {
+	ctx := context.Background()
+	e, err := Open(dir, Options{BulkLoad: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "bench", Dimension: dim}); err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	spread := make([]float64, dim)
+	for j := range spread {
+		spread[j] = 1 / (1 + float64(j)/32)
+	}
+	centers := make([][]float64, max(1, n/200))
+	for i := range centers {
+		centers[i] = make([]float64, dim)
+		for j := range centers[i] {
+			centers[i][j] = r.NormFloat64() * spread[j]
+		}
+	}
+	countries := []string{"US", "US", "US", "GB", "DE", "FR", "IN", "CA", "AU", "BR"}
+	batch := make([]index.CompanyDoc, 0, 2000)
+	for i := 0; i < n; i++ {
+		c := centers[r.IntN(len(centers))]
+		v := make([]float32, dim)
+		noise := 0.3 + 0.5*r.Float64()
+		for j := range v {
+			v[j] = float32(c[j] + noise*r.NormFloat64()*spread[j])
+		}
+		normalize(v)
+		batch = append(batch, index.CompanyDoc{Vector: v, Company: record.Company{
+			Domain: fmt.Sprintf("c%07d.com", i), Name: "C", Score: r.IntN(800) + 1,
+			Address:        record.Address{Country: countries[r.IntN(len(countries))]},
+			IndustryGroups: map[string]float64{record.Industries[r.IntN(53)]: 0.9},
+		}})
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := e.UpsertCompanies(ctx, batch); err != nil {
+				return nil, err
+			}
+			batch = batch[:0]
+		}
+	}
+	return e, nil
+}
+
+func normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	s = math.Sqrt(s)
+	for i := range v {
+		v[i] = float32(float64(v[i]) / s)
+	}
+}
+
+// pickFilter returns the country, industry or country+industry filter whose
+// match count is closest to frac of the index (nil for frac >= 1).
+func pickFilter(e *Engine, frac float64) (index.Filter, int) {
+	ctx := context.Background()
+	n, _ := e.CountCompanies(ctx, nil)
+	if frac >= 1 {
+		return nil, n
+	}
+	want := frac * float64(n)
+	var best index.Filter
+	bestN, bestD := 0, math.Inf(1)
+	try := func(f index.Filter) {
+		c, err := e.CountCompanies(ctx, f)
+		if err != nil || c == 0 {
+			return
+		}
+		if d := math.Abs(math.Log(float64(c) / want)); d < bestD {
+			best, bestN, bestD = f, c, d
+		}
+	}
+	e.mu.RLock()
+	var countries, industries []string
+	for v, bm := range e.post[keywordSlot[index.CountryField]] {
+		if bm.GetCardinality() > uint64(n/200) {
+			countries = append(countries, v)
+		}
+	}
+	for v := range e.post[keywordSlot[index.IndustryField]] {
+		industries = append(industries, v)
+	}
+	e.mu.RUnlock()
+	sort.Strings(countries)
+	sort.Strings(industries)
+	for _, c := range countries {
+		cf := index.Terms{Field: index.CountryField, Values: []string{c}}
+		try(cf)
+		for _, in := range industries {
+			try(index.And{cf, index.Terms{Field: index.IndustryField, Values: []string{in}}})
+		}
+	}
+	for _, in := range industries {
+		try(index.Terms{Field: index.IndustryField, Values: []string{in}})
+	}
+	return best, bestN
+}
+
+// benchQueries returns n query vectors: stored companies' vectors, or
+// normalized mixtures of 2-5 random stored vectors.
+func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
+	r := rand.New(rand.NewPCG(seed, 99))
+	e.mu.RLock()
+	var domains []string
+	for len(domains) < n*5 {
+		if d := e.domains[r.IntN(len(e.domains))]; d != "" {
+			domains = append(domains, d)
+		}
+	}
+	e.mu.RUnlock()
+	vecs, _ := e.CompanyVectors(context.Background(), domains)
+	out := make([][]float32, n)
+	for i := range out {
+		if !mix {
+			out[i] = vecs[domains[i]]
+			continue
+		}
+		q := make([]float32, e.dim)
+		for j := 0; j < 2+r.IntN(4); j++ {
+			for x, f := range vecs[domains[i*5+j]] {
+				q[x] += f
+			}
+		}
+		normalize(q)
+		out[i] = q
+	}
+	return out
+}
+
+// recallAt compares SearchCompanies with an exact float32 scan of the same
+// candidates: the mean share of the exact top 10 and top 100 returned.
+func recallAt(tb testing.TB, e *Engine, f index.Filter, queries [][]float32) (r10, r100 float64) {
+	ctx := context.Background()
+	for _, q := range queries {
+		res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 100, Filter: f, MinSimilarity: -1})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		e.mu.RLock()
+		cand, _ := e.eval(f, e.live)
+		ids := cand.ToArray()
+		top, _ := e.exact(ctx, ids, q, -2, 100)
+		want := map[string]int{}
+		for i, s := range top {
+			want[e.domains[s.id]] = i
+		}
+		e.mu.RUnlock()
+		h10, h100 := 0, 0
+		for i, h := range res.Hits {
+			if _, ok := want[h.Company.Domain]; ok {
+				h100++
+				if i < 10 {
+					if r, ok := want[h.Company.Domain]; ok && r < 10 {
+						h10++
+					}
+				}
+			}
+		}
+		r10 += float64(h10) / float64(min(10, len(top)))
+		r100 += float64(h100) / float64(max(1, len(top)))
+	}
+	return r10 / float64(len(queries)), r100 / float64(len(queries))
+}
+
+var benchSelectivities = []struct {
+	name string
+	frac float64
+}{{"all", 1}, {"30pct", 0.3}, {"5pct", 0.05}, {"0.5pct", 0.005}, {"0.1pct", 0.001}}
+
+// BenchmarkVectorSearch measures SearchCompanies (Limit 100, profiles
+// hydrated) at several filter selectivities, with stored-company and
+// mixture queries; it reports p50/p99 latency and recall@10/@100 against
+// an exact scan.
+func BenchmarkVectorSearch(b *testing.B) {
+	e := benchEngine(b)
+	ctx := context.Background()
+	for _, sel := range benchSelectivities {
+		f, n := pickFilter(e, sel.frac)
+		for _, kind := range []string{"stored", "mix"} {
+			b.Run(sel.name+"/"+kind, func(b *testing.B) {
+				queries := benchQueries(e, 64, kind == "mix", 1)
+				r10, r100 := recallAt(b, e, f, benchQueries(e, 20, kind == "mix", 2))
+				lat := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					start := time.Now()
+					res, err := e.SearchCompanies(ctx, index.Search{Vector: queries[i%len(queries)], Limit: 100, Filter: f})
+					lat = append(lat, time.Since(start))
+					if err != nil || len(res.Hits) == 0 {
+						b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
+					}
+				}
+				b.StopTimer()
+				slices.Sort(lat)
+				b.ReportMetric(float64(n), "candidates")
+				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+				b.ReportMetric(r10, "recall@10")
+				b.ReportMetric(r100, "recall@100")
+			})
+		}
 	}
 }

@@ -2,8 +2,9 @@
 // needs no external service. Profiles and index entries are persisted in a
 // Pebble key-value store inside the data directory; filters are answered
 // from in-memory roaring bitmaps and columns rebuilt from the persisted
-// entries at open; vector search is an exact cosine scan over the filtered
-// candidates.
+// entries at open; vector search scans small candidate sets exactly and
+// large ones through sign-sketch passes with exact float32 rescoring
+// (scan.go).
 package embedded
 
 import (
@@ -68,7 +69,8 @@ type Engine struct {
 	ids     map[string]uint32
 	domains []string
 	free    []uint32
-	chunks  [][]float32
+	chunks  [][]float32 // vectors, chunkDocs a chunk
+	signs   [][]uint64  // sign sketches, chunkDocs a chunk (vecstore.go)
 	scores  []int16
 	starts  []int32
 	live    *roaring.Bitmap
@@ -119,6 +121,7 @@ func Open(dir string, opt Options) (*Engine, error) {
 func (e *Engine) reset() {
 	e.ids = map[string]uint32{}
 	e.domains, e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil, nil
+	e.signs = nil
 	e.live = roaring.New()
 	for i := range e.post {
 		e.post[i] = map[string]*roaring.Bitmap{}
@@ -253,7 +256,8 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) {
 			e.scores = append(e.scores, 0)
 			e.starts = append(e.starts, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
-				e.chunks = append(e.chunks, make([]float32, chunkDocs*e.dim))
+				e.chunks = append(e.chunks, allocFloats(chunkDocs*e.dim))
+				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
 			}
 		}
 		e.ids[domain] = id
@@ -262,6 +266,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) {
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
 	copy(e.vectorOf(id), en.vector)
+	sketch(en.vector, e.signOf(id))
 	for slot, vals := range en.terms {
 		if slot == domainSlot {
 			continue // ids answers domain terms; a bitmap per domain would waste memory
@@ -319,6 +324,13 @@ func (e *Engine) vectorOf(id uint32) []float32 {
 	c := e.chunks[int(id)/chunkDocs]
 	off := (int(id) % chunkDocs) * e.dim
 	return c[off : off+e.dim : off+e.dim]
+}
+
+func (e *Engine) signOf(id uint32) []uint64 {
+	w := signWords(e.dim)
+	c := e.signs[int(id)/chunkDocs]
+	off := (int(id) % chunkDocs) * w
+	return c[off : off+w : off+w]
 }
 
 // Name implements index.Engine.
@@ -433,7 +445,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	e.mu.Lock()
 	if e.dim != m.Dimension {
 		e.dim = m.Dimension
-		e.chunks = nil // empty index: no vectors to keep
+		e.chunks, e.signs = nil, nil // empty index: no vectors to keep
 	}
 	e.meta = &m
 	e.mu.Unlock()

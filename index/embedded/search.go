@@ -1,13 +1,10 @@
 package embedded
 
 import (
-	"container/heap"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
@@ -55,12 +52,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	} else {
 		top, total = e.byScore(cand, k)
 	}
-	type hitRef struct {
-		domain string
-		sim    float64
-		vec    []float32
-	}
-	var refs []hitRef
+	refs := make([]hitRef, 0, max(0, len(top)-s.Offset))
 	for i := s.Offset; i < len(top); i++ {
 		r := hitRef{domain: e.domains[top[i].id], sim: float64(top[i].score)}
 		if s.Vector == nil {
@@ -75,19 +67,49 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	if err := ctx.Err(); err != nil {
 		return index.Result{}, err
 	}
-
-	res := index.Result{Total: total, Hits: make([]index.Hit, 0, len(refs))}
-	for _, r := range refs {
-		c, err := e.profile(r.domain)
-		if errors.Is(err, index.ErrNotFound) {
-			continue // deleted between the scan and now
-		}
-		if err != nil {
-			return index.Result{}, err
-		}
-		res.Hits = append(res.Hits, index.Hit{Company: c, Similarity: r.sim, Vector: r.vec})
+	hits, err := e.hydrate(refs)
+	if err != nil {
+		return index.Result{}, err
 	}
-	return res, nil
+	return index.Result{Total: total, Hits: hits}, nil
+}
+
+type hitRef struct {
+	domain string
+	sim    float64
+	vec    []float32
+}
+
+// hydrate reads and decodes the profiles of refs, in parallel, keeping the
+// order and skipping the ones deleted since the scan.
+func (e *Engine) hydrate(refs []hitRef) ([]index.Hit, error) {
+	hits := make([]index.Hit, len(refs))
+	found := make([]bool, len(refs))
+	errs := make([]error, len(refs))
+	parallel(len(refs), 8, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c, err := e.profile(refs[i].domain)
+			if errors.Is(err, index.ErrNotFound) {
+				continue // deleted between the scan and now
+			}
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
+			found[i] = true
+		}
+	})
+	out := hits[:0]
+	for i := range hits {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if found[i] {
+			out = append(out, hits[i])
+		}
+	}
+	return out, nil
 }
 
 // eval returns the live documents within cand that match f. A nil filter
@@ -258,157 +280,4 @@ func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, err
 		}
 	}
 	return out, nil
-}
-
-type scored struct {
-	id    uint32
-	score float32
-	key   string // tie-breaker: domain
-}
-
-// less orders results: higher score first, then domain ascending.
-func less(a, b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return a.key < b.key
-}
-
-// topK keeps the best k entries; the root is the worst kept.
-type topK struct {
-	k     int
-	items []scored
-}
-
-func (h *topK) Len() int           { return len(h.items) }
-func (h *topK) Less(i, j int) bool { return less(h.items[j], h.items[i]) }
-func (h *topK) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *topK) Push(x any)         { h.items = append(h.items, x.(scored)) }
-func (h *topK) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
-}
-
-func (h *topK) offer(s scored) {
-	if h.k <= 0 {
-		return
-	}
-	if len(h.items) < h.k {
-		heap.Push(h, s)
-		return
-	}
-	if less(s, h.items[0]) {
-		h.items[0] = s
-		heap.Fix(h, 0)
-	}
-}
-
-func (h *topK) sorted() []scored {
-	out := append([]scored(nil), h.items...)
-	sortScored(out)
-	return out
-}
-
-func sortScored(s []scored) {
-	// Insertion into a heap-ordered slice is already partly sorted; a plain
-	// sort keeps this obviously right.
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && less(s[j], s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-// byScore ranks candidates by digital-footprint score.
-func (e *Engine) byScore(cand *roaring.Bitmap, k int) ([]scored, int) {
-	h := &topK{k: k}
-	it := cand.Iterator()
-	for it.HasNext() {
-		id := it.Next()
-		s := scored{id: id, score: float32(e.scores[id])}
-		if len(h.items) == h.k && h.k > 0 && s.score < h.items[0].score {
-			continue
-		}
-		s.key = e.domains[id]
-		h.offer(s)
-	}
-	return h.sorted(), int(cand.GetCardinality())
-}
-
-// scanVectors is an exact cosine scan (vectors are unit length, so cosine is
-// the dot product) over the candidates, split across the CPUs.
-func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
-	ids := cand.ToArray()
-	workers := runtime.GOMAXPROCS(0)
-	if len(ids) < 4096 {
-		workers = 1
-	}
-	heaps := make([]*topK, workers)
-	counts := make([]int, workers)
-	var wg sync.WaitGroup
-	per := (len(ids) + workers - 1) / workers
-	for w := 0; w < workers; w++ {
-		lo, hi := w*per, min2((w+1)*per, len(ids))
-		heaps[w] = &topK{k: k}
-		wg.Add(1)
-		go func(w int, part []uint32) {
-			defer wg.Done()
-			h := heaps[w]
-			for i, id := range part {
-				if i&4095 == 0 && ctx.Err() != nil {
-					return
-				}
-				s := dot(q, e.vectorOf(id))
-				if s < min {
-					continue
-				}
-				counts[w]++
-				if len(h.items) == h.k && h.k > 0 && s < h.items[0].score {
-					continue
-				}
-				h.offer(scored{id: id, score: s, key: e.domains[id]})
-			}
-		}(w, ids[lo:max2(lo, hi)])
-	}
-	wg.Wait()
-	merged := &topK{k: k}
-	total := 0
-	for w := range heaps {
-		total += counts[w]
-		for _, s := range heaps[w].items {
-			merged.offer(s)
-		}
-	}
-	return merged.sorted(), total
-}
-
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-func min2(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func max2(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }

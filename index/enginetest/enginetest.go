@@ -437,6 +437,14 @@ func testSearchByVector(t *testing.T, e index.Engine) {
 	if got := hitDomains(res.Hits); !reflect.DeepEqual(got, []string{"acme.com", "wachdienst.de"}) || res.Total != 2 {
 		t.Fatalf("MinSimilarity 0.9: hits %v total %d", got, res.Total)
 	}
+	// Limit 0 asks only for the total above the threshold.
+	res, err = e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 0, MinSimilarity: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 || res.Total != 2 {
+		t.Fatalf("Limit 0, MinSimilarity 0.9: %d hits, total %d, want 0 and 2", len(res.Hits), res.Total)
+	}
 }
 
 func testSearchByScore(t *testing.T, e index.Engine) {

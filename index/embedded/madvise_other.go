@@ -1,0 +1,5 @@
+//go:build !linux
+
+package embedded
+
+func adviseHuge([]byte) {}

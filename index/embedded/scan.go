@@ -1,0 +1,484 @@
+package embedded
+
+import (
+	"context"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// Query planner for vector search.
+//
+// Small candidate sets are scanned exactly: the float32 dot product of every
+// candidate. Large ones go through three passes, each over fewer documents:
+//
+//  1. screen: unweighted Hamming similarity of the sign sketches (a few ns a
+//     document) keeps the best screenFrac of the candidates;
+//  2. refine: the sign sketches again, each agreeing dimension weighted by
+//     the query component's magnitude quantized to refinePlanes bits, keeps
+//     a pool of poolSize(C, k);
+//  3. rescore: the exact float32 dot product of the pool gives the final
+//     order and the returned similarities, so similarities are always exact
+//     and only membership in the top k is approximate.
+//
+// The pool sizes were measured on a 1M-company demo index (bench_test.go):
+// recall@100 >= 0.99 for stored-company queries and ~0.98 for mixtures of
+// several companies, whose neighbourhoods are much flatter.
+// exactMax is the largest candidate count scanned exactly, and poolMin the
+// smallest rescored pool (variables so tests can push small indexes
+// through the approximate plan at the production ratios).
+var exactMax, poolMin = 60_000, 4000
+
+const (
+	// screenFrac: the screen keeps 1/screenFrac of the candidates (and at
+	// least screenPool times the pool).
+	screenFrac = 20
+	screenPool = 3
+	// refinePlanes is the bits of query weight in the refine pass.
+	refinePlanes = 3
+	// poolFrac, poolMin, poolPerK size the rescored pool: the largest of
+	// C/poolFrac, poolMin and poolPerK*k.
+	poolFrac = 50
+	poolPerK = 20
+	// totalSample is how many candidates are scored exactly to estimate
+	// Total when MinSimilarity cuts and the pool was full.
+	totalSample = 2048
+)
+
+type scored struct {
+	id    uint32
+	score float32
+}
+
+// topK keeps the best k entries as a heap whose root is the worst kept.
+// Equal scores are ordered by domain, looked up only for ties.
+type topK struct {
+	k       int
+	items   []scored
+	domains []string
+}
+
+// better orders results: higher score first, then domain ascending.
+func (h *topK) better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return h.domains[a.id] < h.domains[b.id]
+}
+
+func (h *topK) offer(s scored) {
+	if h.k <= 0 {
+		return
+	}
+	if len(h.items) < h.k {
+		h.items = append(h.items, s)
+		// sift up
+		i := len(h.items) - 1
+		for i > 0 {
+			p := (i - 1) / 2
+			if !h.better(h.items[p], h.items[i]) {
+				break
+			}
+			h.items[p], h.items[i] = h.items[i], h.items[p]
+			i = p
+		}
+		return
+	}
+	if s.score < h.items[0].score || !h.better(s, h.items[0]) {
+		return
+	}
+	h.items[0] = s
+	// sift down: the root is the worst, children are better
+	n := len(h.items)
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		w := l
+		if r := l + 1; r < n && h.better(h.items[l], h.items[r]) {
+			w = r
+		}
+		if !h.better(h.items[i], h.items[w]) {
+			break
+		}
+		h.items[i], h.items[w] = h.items[w], h.items[i]
+		i = w
+	}
+}
+
+// sorted returns the kept entries best first.
+func (h *topK) sorted() []scored {
+	out := slices.Clone(h.items)
+	slices.SortFunc(out, func(a, b scored) int {
+		switch {
+		case h.better(a, b):
+			return -1
+		case h.better(b, a):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// byScore ranks candidates by digital-footprint score.
+func (e *Engine) byScore(cand *roaring.Bitmap, k int) ([]scored, int) {
+	h := &topK{k: k, domains: e.domains}
+	it := cand.Iterator()
+	for it.HasNext() {
+		id := it.Next()
+		h.offer(scored{id: id, score: float32(e.scores[id])})
+	}
+	return h.sorted(), int(cand.GetCardinality())
+}
+
+// scratch holds the per-query buffers, reused across queries.
+type scratch struct {
+	ids  []uint32
+	est  []uint16
+	surv []uint32
+	pool []uint32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// candIDs lists cand into buf.
+func candIDs(cand *roaring.Bitmap, n int, buf []uint32) []uint32 {
+	buf = grow(buf, n)
+	it := cand.ManyIterator()
+	got := 0
+	for got < n {
+		m := it.NextMany(buf[got:])
+		if m == 0 {
+			break
+		}
+		got += m
+	}
+	return buf[:got]
+}
+
+// parallel runs f over [0, n) split into one contiguous part per worker.
+func parallel(n, minPer int, f func(w, lo, hi int)) int {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n/minPer {
+		workers = max(1, n/minPer)
+	}
+	if workers == 1 {
+		f(0, 0, n)
+		return 1
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := w*per, min(n, (w+1)*per)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w, lo, hi)
+		}()
+	}
+	wg.Wait()
+	return workers
+}
+
+func poolSize(c, k int) int {
+	return max(c/poolFrac, poolMin, poolPerK*k)
+}
+
+// scanVectors ranks the candidates by cosine similarity (vectors are unit
+// length, so the dot product) and returns the best k with similarity >= min
+// and the number of candidates at or above min.
+func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
+	c := int(cand.GetCardinality())
+	if c == 0 {
+		return nil, 0
+	}
+	if k == 0 && min <= -1 {
+		return nil, c
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.ids = candIDs(cand, c, sc.ids)
+	ids := sc.ids
+	pool := poolSize(c, k)
+	if c <= exactMax || 2*pool >= c || k == 0 {
+		return e.exact(ctx, ids, q, min, k)
+	}
+
+	// 1. screen with the unweighted sketch similarity.
+	keep := max(c/screenFrac, screenPool*pool)
+	sc.surv = e.screen(ctx, newQHamming(q), ids, keep, sc.surv)
+	if ctx.Err() != nil {
+		return nil, 0
+	}
+	// 2. refine the survivors with magnitude-weighted agreement, and
+	// 3. rescore the best of them exactly, widening the pool while the
+	// bottom of it still supplies results.
+	surv := sc.surv
+	qw := newQPlanes(q, refinePlanes)
+	sc.est = grow(sc.est, len(surv))
+	est := sc.est
+	hist := e.estimateAll(ctx, qw, surv, est)
+	if ctx.Err() != nil {
+		return nil, 0
+	}
+	top := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
+	n := 0    // pool members at or above min
+	size := 0 // pool members so far
+	hi := qw.max + 1
+	for size < len(surv) {
+		// The cut t takes about pool more survivors: est in [t, hi).
+		t, got := hi, 0
+		for t > 0 && got < pool {
+			t--
+			got += int(hist[t])
+		}
+		sc.pool = sc.pool[:0]
+		for i, x := range est {
+			if int(x) >= t && int(x) < hi {
+				sc.pool = append(sc.pool, surv[i])
+			}
+		}
+		part, m := e.exact(ctx, sc.pool, q, min, k)
+		for _, s := range part {
+			top.offer(s)
+		}
+		n += m
+		size += len(sc.pool)
+		if ctx.Err() != nil {
+			return nil, 0
+		}
+		// Results from the last quarter of the pool mean the ranking is
+		// flat around the cut: widen. Only the top k is checked.
+		tail, cnt := t, 0
+		for tail < hi && cnt < len(sc.pool)/4 {
+			cnt += int(hist[tail])
+			tail++
+		}
+		late := 0
+		for _, s := range top.items {
+			i, _ := slices.BinarySearch(surv, s.id)
+			if int(est[i]) < tail {
+				late++
+			}
+		}
+		if late*50 <= k {
+			break
+		}
+		hi, pool = t, 2*size
+	}
+	if min <= -1 {
+		return top.sorted(), c
+	}
+	if n < size {
+		// The threshold cut inside the pool: what lies above it is there.
+		return top.sorted(), n
+	}
+	// Estimate the share above min from an even sample of the candidates.
+	step := max(1, c/totalSample)
+	hits, seen := 0, 0
+	for i := 0; i < c; i += step {
+		if dot(q, e.vectorOf(ids[i])) >= min {
+			hits++
+		}
+		seen++
+	}
+	return top.sorted(), max(n, int(float64(hits)/float64(seen)*float64(c)+0.5))
+}
+
+// screen returns the ids whose unweighted sketch similarity is among about
+// the best keep, in id order. The cut comes from a sample of the estimates,
+// so the count is approximate.
+func (e *Engine) screen(ctx context.Context, qp *qplanes, ids []uint32, keep int, dst []uint32) []uint32 {
+	const sample = 4096
+	step := max(1, len(ids)/sample)
+	if qp.words != 4 {
+		est := make([]uint16, len(ids))
+		h := e.estimateAll(ctx, qp, ids, est)
+		t, got := len(h), 0
+		for t > 0 && got < keep {
+			t--
+			got += int(h[t])
+		}
+		dst = dst[:0]
+		for i, x := range est {
+			if int(x) >= t {
+				dst = append(dst, ids[i])
+			}
+		}
+		return dst
+	}
+	// The screen reads the first two words: the leading 128 dimensions
+	// carry most of the variance, and screening with them loses nothing
+	// measurable at this keep rate while halving the work.
+	h := make([]int, 129)
+	seen := 0
+	for i := 0; i < len(ids); i += step {
+		h[e.hamming2(qp, ids[i])]++
+		seen++
+	}
+	want := float64(keep) / float64(len(ids)) * float64(seen)
+	t, got := 129, 0
+	for t > 0 && float64(got) < want {
+		t--
+		got += h[t]
+	}
+	maxDiff := 128 - t // keep when popcount(x^q) <= maxDiff
+	parts := make([][]uint32, runtime.GOMAXPROCS(0))
+	used := parallel(len(ids), 16384, func(w, lo, hi int) {
+		var out []uint32
+		if w == 0 {
+			out = dst[:0]
+		}
+		s0, s1 := qp.sign[0], qp.sign[1]
+		part := ids[lo:hi]
+		for len(part) > 0 {
+			if ctx.Err() != nil {
+				return
+			}
+			// One chunk of sketches at a time.
+			ch := part[0] / chunkDocs
+			end := len(part)
+			if last := part[len(part)-1]; last/chunkDocs != ch {
+				end, _ = slices.BinarySearch(part, (ch+1)*chunkDocs)
+			}
+			c := e.signs[ch]
+			for _, id := range part[:end] {
+				x := (*[2]uint64)(c[int(id%chunkDocs)*4:])
+				if bits.OnesCount64(x[0]^s0)+bits.OnesCount64(x[1]^s1) <= maxDiff {
+					out = append(out, id)
+				}
+			}
+			part = part[end:]
+		}
+		parts[w] = out
+	})
+	dst = parts[0]
+	for _, p := range parts[1:used] {
+		dst = append(dst, p...)
+	}
+	return dst
+}
+
+// hamming2 is the agreement count of the first 128 dimensions.
+func (e *Engine) hamming2(qp *qplanes, id uint32) int {
+	x := (*[2]uint64)(e.signs[id/chunkDocs][int(id%chunkDocs)*4:])
+	return 128 - bits.OnesCount64(x[0]^qp.sign[0]) - bits.OnesCount64(x[1]^qp.sign[1])
+}
+
+// estimateAll writes the sketch estimate of each of ids into est, in
+// parallel, and returns the histogram of the values.
+func (e *Engine) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16) []int32 {
+	workers := runtime.GOMAXPROCS(0)
+	hists := make([][]int32, workers)
+	used := parallel(len(ids), 16384, func(w, lo, hi int) {
+		h := make([]int32, qp.max+1)
+		e.estimate(ctx, qp, ids[lo:hi], est[lo:hi], h)
+		hists[w] = h
+	})
+	for _, h := range hists[1:used] {
+		for v, n := range h {
+			hists[0][v] += n
+		}
+	}
+	return hists[0]
+}
+
+// estimate writes the sketch estimate of each of ids into est and counts
+// the values in hist.
+func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, hist []int32) {
+	words := qp.words
+	est = est[:len(ids)]
+	for start := 0; start < len(ids); start += 1 << 16 {
+		if ctx.Err() != nil {
+			return
+		}
+		end := min(len(ids), start+1<<16)
+		switch {
+		case words == 4 && len(qp.planes) == 1:
+			s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
+			p0, p1, p2, p3 := qp.planes[0][0], qp.planes[0][1], qp.planes[0][2], qp.planes[0][3]
+			for i, id := range ids[start:end] {
+				c := e.signs[id/chunkDocs]
+				x := (*[4]uint64)(c[int(id%chunkDocs)*4:])
+				v := bits.OnesCount64(^(x[0]^s0)&p0) + bits.OnesCount64(^(x[1]^s1)&p1) +
+					bits.OnesCount64(^(x[2]^s2)&p2) + bits.OnesCount64(^(x[3]^s3)&p3)
+				est[start+i] = uint16(v)
+				hist[v]++
+			}
+		case words == 4 && len(qp.planes) == 3:
+			s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
+			a, b, d := qp.planes[0], qp.planes[1], qp.planes[2]
+			a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+			b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
+			d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+			for i, id := range ids[start:end] {
+				c := e.signs[id/chunkDocs]
+				x := (*[4]uint64)(c[int(id%chunkDocs)*4:])
+				g0, g1, g2, g3 := ^(x[0] ^ s0), ^(x[1] ^ s1), ^(x[2] ^ s2), ^(x[3] ^ s3)
+				v := bits.OnesCount64(g0&a0) + bits.OnesCount64(g1&a1) + bits.OnesCount64(g2&a2) + bits.OnesCount64(g3&a3)
+				v += 2 * (bits.OnesCount64(g0&b0) + bits.OnesCount64(g1&b1) + bits.OnesCount64(g2&b2) + bits.OnesCount64(g3&b3))
+				v += 4 * (bits.OnesCount64(g0&d0) + bits.OnesCount64(g1&d1) + bits.OnesCount64(g2&d2) + bits.OnesCount64(g3&d3))
+				est[start+i] = uint16(v)
+				hist[v]++
+			}
+		default:
+			for i, id := range ids[start:end] {
+				c := e.signs[id/chunkDocs]
+				off := int(id%chunkDocs) * words
+				v := qp.estimate(c[off : off+words])
+				est[start+i] = uint16(v)
+				hist[v]++
+			}
+		}
+	}
+}
+
+// exact scans ids with the float32 dot product: the best k at or above min
+// and how many are at or above min.
+func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float32, k int) ([]scored, int) {
+	workers := runtime.GOMAXPROCS(0)
+	heaps := make([]*topK, workers)
+	counts := make([]int, workers)
+	used := parallel(len(ids), 4096, func(w, lo, hi int) {
+		h := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
+		heaps[w] = h
+		n := 0
+		for i, id := range ids[lo:hi] {
+			if i&4095 == 0 && ctx.Err() != nil {
+				return
+			}
+			s := dot(q, e.vectorOf(id))
+			if s < min {
+				continue
+			}
+			n++
+			if h.k == 0 || len(h.items) == h.k && s < h.items[0].score {
+				continue
+			}
+			h.offer(scored{id: id, score: s})
+		}
+		counts[w] = n
+	})
+	merged := &topK{k: k, domains: e.domains}
+	total := 0
+	for w := 0; w < used; w++ {
+		total += counts[w]
+		for _, s := range heaps[w].items {
+			merged.offer(s)
+		}
+	}
+	return merged.sorted(), total
+}
