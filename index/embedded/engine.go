@@ -76,6 +76,12 @@ type Engine struct {
 	live    *roaring.Bitmap
 	post    [numKeyword]map[string]*roaring.Bitmap
 	exists  map[uint8]*roaring.Bitmap
+
+	// rangeCache holds range filters evaluated over every live document,
+	// keyed by field and bounds; writes clear it (under mu), searches fill
+	// it (under rangeMu, since many run at once under mu's read lock).
+	rangeMu    sync.Mutex
+	rangeCache map[string]*roaring.Bitmap
 }
 
 // Open opens (creating if needed) the index stored in dir. It fails with an
@@ -545,6 +551,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		return failed, fmt.Errorf("write %d companies: %w", len(work), err)
 	}
 	e.mu.Lock()
+	e.rangeCache = nil
 	for i := range work {
 		var old *entry
 		if work[i].hadOld {
@@ -598,6 +605,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)
 	}
 	e.mu.Lock()
+	e.rangeCache = nil
 	for i := range del {
 		id := e.ids[del[i].domain]
 		e.unindex(id, &del[i].en)

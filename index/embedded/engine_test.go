@@ -123,3 +123,35 @@ func FuzzEntryCodec(f *testing.F) {
 		}
 	})
 }
+
+// TestConformanceCachedRanges runs the suite with every range filter
+// answered from the whole-index cache, and checks that writes clear it.
+func TestConformanceCachedRanges(t *testing.T) {
+	old := numericCacheMin
+	numericCacheMin = 0
+	t.Cleanup(func() { numericCacheMin = old })
+	enginetest.RunAll(t, func(t *testing.T) index.Engine { return openTemp(t) })
+
+	e := openTemp(t)
+	ctx := context.Background()
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	docs := enginetest.Fixtures()
+	if _, err := e.UpsertCompanies(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	high := index.Range{Field: index.ScoreField, Min: index.IntPtr(500)}
+	before, err := e.CountCompanies(ctx, high)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs[0].Company.Score = 799 // acme.com: 420 -> 799
+	if _, err := e.UpsertCompanies(ctx, docs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	after, err := e.CountCompanies(ctx, high)
+	if err != nil || after != before+1 {
+		t.Fatalf("after raising a score: %d (was %d), %v: a stale cached range", after, before, err)
+	}
+}

@@ -151,15 +151,10 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		if n.Max != nil {
 			hi = *n.Max
 		}
-		out := roaring.New()
-		it := cand.Iterator()
-		for it.HasNext() {
-			id := it.Next()
-			if s := int(e.scores[id]); s >= lo && s <= hi {
-				out.Add(id)
-			}
-		}
-		return out, nil
+		return e.numeric(fmt.Sprintf("s%d:%d", lo, hi), cand, func(id uint32) bool {
+			s := int(e.scores[id])
+			return s >= lo && s <= hi
+		}), nil
 	case index.DateRange:
 		lo, hi := int32(noDate+1), int32(1<<31-1)
 		if n.From != "" {
@@ -176,15 +171,10 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 			}
 			hi = d
 		}
-		out := roaring.New()
-		it := cand.Iterator()
-		for it.HasNext() {
-			id := it.Next()
-			if s := e.starts[id]; s != noDate && s >= lo && s <= hi {
-				out.Add(id)
-			}
-		}
-		return out, nil
+		return e.numeric(fmt.Sprintf("d%d:%d", lo, hi), cand, func(id uint32) bool {
+			s := e.starts[id]
+			return s != noDate && s >= lo && s <= hi
+		}), nil
 	case index.Phrase:
 		return e.phrase(n.Text, cand)
 	case index.And:
@@ -222,6 +212,53 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		return roaring.AndNot(cand, bm), nil
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
+}
+
+// numericCacheMin is the candidate count above which a range filter is
+// answered from a cached bitmap over the whole index rather than by
+// checking each candidate: the default discovery filters (score 50-800)
+// would otherwise cost a pass over every company on every query.
+var numericCacheMin uint64 = 50_000
+
+// numeric evaluates a score or date range over cand. Large candidate sets
+// intersect a bitmap of the range over all live documents, computed once
+// per range and kept until the next write.
+func (e *Engine) numeric(key string, cand *roaring.Bitmap, match func(id uint32) bool) *roaring.Bitmap {
+	if cand.GetCardinality() < numericCacheMin {
+		return filterIDs(cand, match)
+	}
+	e.rangeMu.Lock()
+	full, ok := e.rangeCache[key]
+	e.rangeMu.Unlock()
+	if !ok {
+		full = filterIDs(e.live, match)
+		full.RunOptimize()
+		e.rangeMu.Lock()
+		if e.rangeCache == nil || len(e.rangeCache) >= 64 {
+			e.rangeCache = map[string]*roaring.Bitmap{}
+		}
+		e.rangeCache[key] = full
+		e.rangeMu.Unlock()
+	}
+	return roaring.And(full, cand)
+}
+
+// filterIDs returns the ids of cand that match, built in batches.
+func filterIDs(cand *roaring.Bitmap, match func(id uint32) bool) *roaring.Bitmap {
+	out := roaring.New()
+	buf := make([]uint32, 0, 4096)
+	it := cand.ManyIterator()
+	ids := make([]uint32, 4096)
+	for n := it.NextMany(ids); n > 0; n = it.NextMany(ids) {
+		buf = buf[:0]
+		for _, id := range ids[:n] {
+			if match(id) {
+				buf = append(buf, id)
+			}
+		}
+		out.AddMany(buf)
+	}
+	return out
 }
 
 // costly reports whether evaluating f reads documents rather than bitmaps.
