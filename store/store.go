@@ -97,6 +97,24 @@ type Store interface {
 	Authenticate(ctx context.Context, secret string) (Principal, error)
 	RevokeAPIKey(ctx context.Context, keyID string) error
 	ListAPIKeys(ctx context.Context, orgID string) ([]APIKey, error)
+	OrgByID(ctx context.Context, orgID string) (Org, error)
+
+	// Bill debits an organization for a response's records, atomically:
+	// concurrent calls for one organization never overspend its quota
+	// and never bill a record twice within NoRebillWindow.
+	Bill(ctx context.Context, req BillRequest) (BillResult, error)
+	// Usage sums an organization's ledger over [from, to).
+	Usage(ctx context.Context, orgID string, from, to time.Time) (Usage, error)
+
+	// SaveSignup records a pending signup, or replaces the pending one of
+	// the same email (a new token). ErrConflict when a user with that
+	// email exists or the signup was confirmed.
+	SaveSignup(ctx context.Context, s Signup, tokenHash string) error
+	// ConfirmSignup confirms the pending signup whose token hashes to
+	// tokenHash and is younger than maxAge, and creates its organization
+	// (plan none, named after the email) and admin user. ErrNotFound for an
+	// unknown, used or expired token.
+	ConfirmSignup(ctx context.Context, tokenHash string, maxAge time.Duration) (User, error)
 	Health(ctx context.Context) error
 	Close() error
 }
