@@ -22,9 +22,31 @@ import (
 type fixture struct {
 	srv *Server
 	key string
+	st  store.Store
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t *testing.T) fixture { return newFixtureWith(t, nil) }
+
+// keyFor issues a key of a new organization on plan.
+func (f fixture) keyFor(t *testing.T, org string, plan store.Plan) string {
+	t.Helper()
+	ctx := context.Background()
+	o, err := f.st.CreateOrg(ctx, org, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := f.st.CreateUser(ctx, o.ID, "ops@"+org+".test", store.RoleMember)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := f.st.CreateAPIKey(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -56,7 +78,11 @@ func newFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{srv: New(Deps{Engine: eng, Store: st, Log: zerolog.Nop()}), key: key}
+	d := Deps{Engine: eng, Store: st, Log: zerolog.Nop()}
+	if configure != nil {
+		configure(&d)
+	}
+	return fixture{srv: New(d), key: key, st: st}
 }
 
 func (f fixture) do(t *testing.T, method, target string, hdr map[string]string) (*http.Response, map[string]any) {

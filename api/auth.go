@@ -3,11 +3,15 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -60,5 +64,38 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(s.api, ctx, http.StatusServiceUnavailable, "authentication is temporarily unavailable")
 		return
 	}
+	if ok, retry := s.limiter.Allow(p, s.deps.Now()); !ok {
+		secs := int(math.Ceil(retry.Seconds()))
+		ctx.SetHeader("Retry-After", strconv.Itoa(secs))
+		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests,
+			fmt.Sprintf("rate limit exceeded for this key or organization; retry in %d s", secs))
+		return
+	}
 	next(huma.WithValue(ctx, principalKey{}, p))
+}
+
+// paid returns the caller after checking that its plan includes an
+// endpoint of tier need (every data endpoint needs at least Starter).
+func (s *Server) paid(ctx context.Context, need store.Plan) (store.Principal, error) {
+	p, ok := PrincipalFrom(ctx)
+	if !ok {
+		return p, huma.Error401Unauthorized("missing API key")
+	}
+	if err := account.Require(p.Org, need); err != nil {
+		return p, huma.Error403Forbidden(err.Error())
+	}
+	return p, nil
+}
+
+// bill debits the caller for a response's records; see account.Biller.
+func (s *Server) bill(ctx context.Context, p store.Principal, endpoint string, charges []store.Charge) (store.BillResult, error) {
+	r, err := s.biller.Bill(ctx, p.Org, endpoint, charges)
+	if errors.Is(err, account.ErrNoCredits) {
+		return r, huma.NewError(http.StatusPaymentRequired, fmt.Sprintf(
+			"no credits left this period (%d used); records retrieved in the last 90 days stay free; see GET /v1/usage", r.Used))
+	}
+	if err != nil {
+		return r, s.internal(ctx, "bill", err)
+	}
+	return r, nil
 }

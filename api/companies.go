@@ -7,8 +7,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/domain"
+	"github.com/openprospect/prospectd/store"
 )
 
 // Profile is a company profile as the API returns it: the spec's profile
@@ -55,7 +57,9 @@ type bizdataInput struct {
 }
 
 type bizdataOutput struct {
-	Body Profile
+	CreditsBilled    int `header:"X-Credits-Billed" doc:"Credits this response cost (0 when the record was billed in the last 90 days)"`
+	CreditsRemaining int `header:"X-Credits-Remaining" doc:"Credits left in the current period"`
+	Body             Profile
 }
 
 func (s *Server) registerCompanies() {
@@ -67,8 +71,12 @@ func (s *Server) registerCompanies() {
 		Description: "Returns the profile of one company. The domain may be a URL or a subdomain; it is normalized to the registrable root domain first.",
 		Tags:        []string{"Companies"},
 		Security:    authRequired,
-		Errors:      []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusUnprocessableEntity},
+		Errors:      []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *bizdataInput) (*bizdataOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
 		d, err := domain.Normalize(in.Domain)
 		if err != nil {
 			return nil, huma.Error422UnprocessableEntity(fmt.Sprintf("domain: %v", err), &huma.ErrorDetail{Location: "query.domain", Message: err.Error(), Value: in.Domain})
@@ -80,7 +88,11 @@ func (s *Server) registerCompanies() {
 		if len(got) == 0 {
 			return nil, huma.Error404NotFound(fmt.Sprintf("domain: no company profile for %q", d))
 		}
-		return &bizdataOutput{Body: ProfileOf(got[0])}, nil
+		r, err := s.bill(ctx, p, "bizdata", account.Companies([]string{d}))
+		if err != nil {
+			return nil, err
+		}
+		return &bizdataOutput{CreditsBilled: r.Billed, CreditsRemaining: r.Left, Body: ProfileOf(got[0])}, nil
 	})
 }
 

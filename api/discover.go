@@ -12,7 +12,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/store"
 )
 
 // DiscoveredCompany is a company profile with the discovery fields.
@@ -42,9 +44,11 @@ func (r *rawQuery) Resolve(ctx huma.Context) []error {
 }
 
 type discoverOutput struct {
-	TotalCount int    `header:"X-Total-Count" doc:"Number of companies returned"`
-	Applied    string `header:"X-Applied-Filters" doc:"JSON object of the filters actually used (after region expansion, defaults and prompt extraction)"`
-	Body       []DiscoveredCompany
+	TotalCount       int    `header:"X-Total-Count" doc:"Number of companies returned"`
+	CreditsBilled    int    `header:"X-Credits-Billed" doc:"Credits this response cost: one per company not billed to the organization in the last 90 days"`
+	CreditsRemaining int    `header:"X-Credits-Remaining" doc:"Credits left in the current period; when they run out mid-response the response holds only the companies they cover"`
+	Applied          string `header:"X-Applied-Filters" doc:"JSON object of the filters actually used (after region expansion, defaults and prompt extraction)"`
+	Body             []DiscoveredCompany
 }
 
 // CountBody is the count variant's response.
@@ -59,7 +63,8 @@ type countOutput struct {
 
 func (s *Server) registerDiscover() {
 	params := discoverParamDocs()
-	errs := []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusServiceUnavailable}
+	errs := []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusNotFound,
+		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	huma.Register(s.api, huma.Operation{
 		OperationID: "discover",
 		Method:      http.MethodGet,
@@ -71,6 +76,10 @@ func (s *Server) registerDiscover() {
 		Parameters:  params,
 		Errors:      errs,
 	}, func(ctx context.Context, in *rawQuery) (*discoverOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
 		d, err := query.ParseDiscover(in.values)
 		if err != nil {
 			return nil, queryError(err)
@@ -79,8 +88,20 @@ func (s *Server) registerDiscover() {
 		if err != nil {
 			return nil, s.serviceError(ctx, "discover", err)
 		}
-		out := &discoverOutput{TotalCount: len(res.Matches), Applied: appliedHeader(res.Applied), Body: make([]DiscoveredCompany, 0, len(res.Matches))}
-		for _, m := range res.Matches {
+		domains := make([]string, len(res.Matches))
+		for i, m := range res.Matches {
+			domains[i] = m.Company.Domain
+		}
+		bill, err := s.bill(ctx, p, "discover", account.Companies(domains))
+		if err != nil {
+			return nil, err
+		}
+		out := &discoverOutput{Applied: appliedHeader(res.Applied), CreditsBilled: bill.Billed, CreditsRemaining: bill.Left,
+			Body: make([]DiscoveredCompany, 0, len(res.Matches))}
+		for i, m := range res.Matches {
+			if !bill.Covered[i] {
+				continue // past what the credits pay for
+			}
 			dc := DiscoveredCompany{Profile: ProfileOf(m.Company), Similarity: m.Similarity, MatchReasons: m.Reasons}
 			if len(d.TechStack) > 0 || len(res.Applied.TechStack) > 0 {
 				dc.Vendors = nonNil(m.Company.Vendors)
@@ -91,6 +112,7 @@ func (s *Server) registerDiscover() {
 			}
 			out.Body = append(out.Body, dc)
 		}
+		out.TotalCount = len(out.Body)
 		return out, nil
 	})
 	huma.Register(s.api, huma.Operation{
@@ -104,6 +126,9 @@ func (s *Server) registerDiscover() {
 		Parameters:  params,
 		Errors:      errs,
 	}, func(ctx context.Context, in *rawQuery) (*countOutput, error) {
+		if _, err := s.paid(ctx, store.PlanStarter); err != nil {
+			return nil, err
+		}
 		d, err := query.ParseDiscover(in.values)
 		if err != nil {
 			return nil, queryError(err)

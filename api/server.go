@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/rs/zerolog"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
@@ -29,6 +30,16 @@ type Deps struct {
 	Engine index.Engine
 	Store  store.Store
 	Log    zerolog.Logger
+	// Plans and Limits default to account.DefaultPlans and
+	// account.DefaultLimits.
+	Plans  account.Plans
+	Limits *account.Limits
+	// Mailer sends signup confirmations; nil refuses signups with 503.
+	Mailer account.Mailer
+	// PublicURL is the external base URL for links in emails.
+	PublicURL string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
 }
 
 // Server is the HTTP API.
@@ -37,6 +48,9 @@ type Server struct {
 	api       huma.API
 	deps      Deps
 	companies *query.Companies
+	biller    *account.Biller
+	limiter   *account.Limiter
+	signups   *account.Signups
 }
 
 // New builds the API with every route registered.
@@ -64,12 +78,28 @@ func New(d Deps) *Server {
 		schemeServiceKey: {Type: "apiKey", In: "header", Name: "x-service-key"},
 	}
 	hapi := humafiber.New(app, cfg)
-	s := &Server{app: app, api: hapi, deps: d, companies: &query.Companies{Engine: d.Engine}}
+	if d.Plans == nil {
+		d.Plans = account.DefaultPlans()
+	}
+	if d.Limits == nil {
+		l := account.DefaultLimits()
+		d.Limits = &l
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Server{app: app, api: hapi, deps: d,
+		companies: &query.Companies{Engine: d.Engine},
+		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
+		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
+		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
+	}
 	hapi.UseMiddleware(s.authenticate)
 
 	s.registerService()
 	s.registerCompanies()
 	s.registerDiscover()
+	s.registerAccount()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {
