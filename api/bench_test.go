@@ -19,6 +19,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
@@ -257,4 +258,36 @@ func TestMain(m *testing.M) {
 		bench.srv.close()
 	}
 	os.Exit(code)
+}
+
+// BenchmarkAuthOverhead measures what the middleware adds to every
+// authenticated request: resolving the key in the SQLite state store and
+// taking a token from the per-key and per-organization rate limiters.
+func BenchmarkAuthOverhead(b *testing.B) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "state.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	org, _ := st.CreateOrg(ctx, "bench", store.PlanTeam)
+	u, _ := st.CreateUser(ctx, org.ID, "b@bench.test", store.RoleAdmin)
+	key, _, _ := st.CreateAPIKey(ctx, u.ID)
+	// Generous limits: the benchmark measures the cost, not refusals.
+	srv := New(Deps{Store: st, Log: zerolog.Nop(), Limits: &account.Limits{KeyPerSecond: 1e9, KeyBurst: 1e9, OrgPerSecond: 1e9, OrgBurst: 1e9}})
+	lat := make([]time.Duration, 0, 1<<16)
+	for b.Loop() {
+		start := time.Now()
+		p, err := st.Authenticate(ctx, key)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ok, _ := srv.limiter.Allow(p, start); !ok {
+			b.Fatal("limited")
+		}
+		lat = append(lat, time.Since(start))
+	}
+	p50, p99 := percentiles(lat)
+	b.ReportMetric(float64(p50.Nanoseconds())/1e6, "p50-ms")
+	b.ReportMetric(float64(p99.Nanoseconds())/1e6, "p99-ms")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/ingest"
@@ -21,11 +22,29 @@ func runServe(ctx context.Context, args []string) error {
 	addr := fs.String("addr", "PROSPECT_ADDR", "127.0.0.1:8080", "listen address")
 	demoN := fs.Int("demo", "PROSPECT_DEMO", 0, "when the index is empty, build a demo corpus of N companies first and print a demo API key")
 	seed := fs.Int("seed", "PROSPECT_DEMO_SEED", 1, "demo corpus seed")
+	plansFile := fs.String("plans", "PROSPECT_PLANS", "", "JSON file overriding the plans' price_per_1k_usd, credits_per_period and rate_multiplier")
+	smtpURL := fs.String("smtp-url", "PROSPECT_SMTP_URL", "", "SMTP relay for signup confirmations: smtp://user:pass@host:587 or smtps://...; empty refuses signups (503)")
+	mailFrom := fs.String("mail-from", "PROSPECT_MAIL_FROM", "", "sender address of signup emails")
+	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	b := addBackendFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
 	log := newLogger(*b.logFormat)
+	plans, err := account.LoadPlans(*plansFile)
+	if err != nil {
+		return fmt.Errorf("--plans: %w", err)
+	}
+	var mailer account.Mailer
+	if *smtpURL != "" {
+		if *mailFrom == "" {
+			return fmt.Errorf("--mail-from: required with --smtp-url")
+		}
+		mailer = &account.SMTPMailer{URL: *smtpURL, From: *mailFrom}
+	}
+	if *publicURL == "" {
+		*publicURL = "http://" + *addr
+	}
 
 	st, err := b.openStore(ctx)
 	if err != nil {
@@ -70,7 +89,7 @@ func runServe(ctx context.Context, args []string) error {
 		fmt.Printf("\nDemo API key: %s\nBase URL:     %s\nTry:          curl -H \"X-API-Key: %s\" \"%s/bizdata?domain=%s\"\n\n", key, base, key, base, example)
 	}
 
-	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log})
+	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
