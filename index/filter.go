@@ -34,6 +34,30 @@ const (
 	TextField          Field = "text"
 )
 
+// Contact fields. Contacts also carry their employer's DomainField,
+// IndustryField, CountryField, StateField, EmployeesField and
+// RevenueField, so company filters apply to contacts unchanged.
+const (
+	PersonaIDField      Field = "persona_id"
+	SeniorityField      Field = "seniority"
+	DepartmentField     Field = "department"
+	SkillField          Field = "skill"          // lower-cased skills
+	PersonCountryField  Field = "person_country" // where the person is
+	PersonStateField    Field = "person_state"
+	ContactEmailField   Field = "email"    // Terms: exact, lower-cased; Exists: has an email
+	LinkedInField       Field = "linkedin" // Terms: lower-cased profile handle; Exists: has a LinkedIn URL
+	EmailValidatedField Field = "email_validated"
+	MobileField         Field = "mobile" // Exists: at least one mobile phone
+	ConnectionsField    Field = "connections"
+	JobStartField       Field = "jobstart_date"
+	TitleField          Field = "title" // Phrase
+	NameField           Field = "name"  // Phrase
+)
+
+// ContactKeywordFields are the fields Terms accepts in contact filters.
+var ContactKeywordFields = []Field{DomainField, IndustryField, CountryField, StateField, EmployeesField, RevenueField,
+	PersonaIDField, SeniorityField, DepartmentField, SkillField, PersonCountryField, PersonStateField, ContactEmailField, LinkedInField}
+
 // KeywordFields are the fields Terms accepts.
 var KeywordFields = []Field{DomainField, CountryField, StateField, CityField, IndustryField, EmployeesField, RevenueField, BusinessModelField, SocialField, LanguageField, VendorField, SubdomainField, StatusField, MXProviderField}
 
@@ -92,58 +116,79 @@ func (Not) filterNode()       {}
 // IntPtr is a convenience for Range bounds.
 func IntPtr(v int) *int { return &v }
 
-// Validate checks that every node names a field it can apply to.
-func Validate(f Filter) error {
-	switch n := f.(type) {
-	case nil:
-		return nil
-	case Terms:
-		if !isKeyword(n.Field) {
-			return fmt.Errorf("%w: terms on non-keyword field %q", ErrInvalid, n.Field)
-		}
-	case Range:
-		if n.Field != ScoreField {
-			return fmt.Errorf("%w: range on non-numeric field %q", ErrInvalid, n.Field)
-		}
-	case DateRange:
-		if n.Field != StartDateField {
-			return fmt.Errorf("%w: date range on non-date field %q", ErrInvalid, n.Field)
-		}
-	case Exists:
-		switch n.Field {
-		case RedirectField, PhoneField, EmailField, SocialURLField, StartDateField, RevenueField, StateField:
-		default:
-			return fmt.Errorf("%w: exists on field %q", ErrInvalid, n.Field)
-		}
-	case Phrase:
-		if n.Field != TextField {
-			return fmt.Errorf("%w: phrase on non-text field %q", ErrInvalid, n.Field)
-		}
-	case And:
-		for _, c := range n {
-			if err := Validate(c); err != nil {
-				return err
-			}
-		}
-	case Or:
-		for _, c := range n {
-			if err := Validate(c); err != nil {
-				return err
-			}
-		}
-	case Not:
-		return Validate(n.Filter)
-	default:
-		return fmt.Errorf("%w: unknown filter node %T", ErrInvalid, f)
-	}
-	return nil
+// Validate checks that every node of a company filter names a field it
+// can apply to.
+func Validate(f Filter) error { return validate(f, companyRules) }
+
+// ValidateContact checks a contact filter.
+func ValidateContact(f Filter) error { return validate(f, contactRules) }
+
+type rules struct {
+	keyword, numeric, date, exists, phrase []Field
 }
 
-func isKeyword(f Field) bool {
-	for _, k := range KeywordFields {
+var (
+	companyRules = rules{
+		keyword: KeywordFields, numeric: []Field{ScoreField}, date: []Field{StartDateField},
+		exists: []Field{RedirectField, PhoneField, EmailField, SocialURLField, StartDateField, RevenueField, StateField},
+		phrase: []Field{TextField},
+	}
+	contactRules = rules{
+		keyword: ContactKeywordFields, numeric: []Field{ConnectionsField}, date: []Field{JobStartField},
+		exists: []Field{ContactEmailField, EmailValidatedField, PhoneField, MobileField, LinkedInField, JobStartField, RevenueField},
+		phrase: []Field{TitleField, NameField},
+	}
+)
+
+func has(list []Field, f Field) bool {
+	for _, k := range list {
 		if k == f {
 			return true
 		}
 	}
 	return false
+}
+
+func validate(f Filter, r rules) error {
+	switch n := f.(type) {
+	case nil:
+		return nil
+	case Terms:
+		if !has(r.keyword, n.Field) {
+			return fmt.Errorf("%w: terms on non-keyword field %q", ErrInvalid, n.Field)
+		}
+	case Range:
+		if !has(r.numeric, n.Field) {
+			return fmt.Errorf("%w: range on non-numeric field %q", ErrInvalid, n.Field)
+		}
+	case DateRange:
+		if !has(r.date, n.Field) {
+			return fmt.Errorf("%w: date range on non-date field %q", ErrInvalid, n.Field)
+		}
+	case Exists:
+		if !has(r.exists, n.Field) {
+			return fmt.Errorf("%w: exists on field %q", ErrInvalid, n.Field)
+		}
+	case Phrase:
+		if !has(r.phrase, n.Field) {
+			return fmt.Errorf("%w: phrase on non-text field %q", ErrInvalid, n.Field)
+		}
+	case And:
+		for _, c := range n {
+			if err := validate(c, r); err != nil {
+				return err
+			}
+		}
+	case Or:
+		for _, c := range n {
+			if err := validate(c, r); err != nil {
+				return err
+			}
+		}
+	case Not:
+		return validate(n.Filter, r)
+	default:
+		return fmt.Errorf("%w: unknown filter node %T", ErrInvalid, f)
+	}
+	return nil
 }
