@@ -11,6 +11,7 @@ import (
 	"github.com/openprospect/prospectd/index/elastic"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/store/postgres"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
 
@@ -28,7 +29,7 @@ func addBackendFlags(fs *flagSet) backendFlags {
 		engine:    fs.String("engine", "PROSPECT_ENGINE", "embedded", "search engine: embedded or elasticsearch"),
 		esURL:     fs.String("elasticsearch-url", "ELASTICSEARCH_URL", "http://127.0.0.1:9200", "Elasticsearch URL (engine elasticsearch)"),
 		esPrefix:  fs.String("elasticsearch-prefix", "PROSPECT_ES_PREFIX", "prospect", "prefix of the Elasticsearch index names"),
-		stateURL:  fs.String("state-url", "PROSPECT_STATE_URL", "", "state store: empty for SQLite in the data dir, or sqlite:PATH"),
+		stateURL:  fs.String("state-url", "PROSPECT_STATE_URL", "", "state store: empty for SQLite in the data dir, sqlite:PATH, or a PostgreSQL URL (postgres://USER:PASS@HOST:5432/DB?sslmode=disable; postgresql:// too)"),
 		logFormat: fs.String("log-format", "PROSPECT_LOG_FORMAT", "console", "log format: console or json"),
 	}
 }
@@ -59,7 +60,9 @@ func (b backendFlags) openStore(ctx context.Context) (store.Store, error) {
 		return sqlite.Open(ctx, filepath.Join(*b.dataDir, "state.db"))
 	case strings.HasPrefix(u, "sqlite:"):
 		return sqlite.Open(ctx, strings.TrimPrefix(strings.TrimPrefix(u, "sqlite:"), "//"))
+	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
+		return postgres.Open(ctx, u)
 	default:
-		return nil, fmt.Errorf("--state-url: %q is neither empty nor sqlite:PATH", u)
+		return nil, fmt.Errorf("--state-url: %q is not empty, sqlite:PATH or a postgres:// URL", u)
 	}
 }
