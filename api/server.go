@@ -100,6 +100,11 @@ func New(d Deps) *Server {
 	s.registerCompanies()
 	s.registerDiscover()
 	s.registerAccount()
+	if ce, ok := contactEngine(d.Engine); ok {
+		s.registerContacts(&query.ContactService{Engine: ce, Companies: s.companies})
+	} else {
+		d.Log.Warn().Str("engine", d.Engine.Name()).Msg("this engine has no contact index: the /v1/contacts routes are not served")
+	}
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

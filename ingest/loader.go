@@ -114,6 +114,12 @@ type pipeline struct {
 
 type embedderRef struct{ embedding.Embedder }
 
+// loadFinisher is an engine with work to do once a load has written its
+// rows (the embedded engine compacts what a bulk load wrote).
+type loadFinisher interface {
+	FinishLoad(ctx context.Context) error
+}
+
 // chunk is a run of consecutive rows passed between the stages.
 type chunk struct {
 	seq   int
@@ -282,6 +288,11 @@ func (p *pipeline) run(src Source) error {
 	}
 	if err := p.err(); err != nil {
 		return err
+	}
+	if f, ok := p.l.Engine.(loadFinisher); ok {
+		if err := f.FinishLoad(p.ctx); err != nil {
+			return fmt.Errorf("finish load: %w", err)
+		}
 	}
 	if p.readErr != nil {
 		return p.readErr

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/ingest"
 )
 
@@ -18,15 +19,15 @@ func runIngest(ctx context.Context, args []string) error {
 		return err
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("usage: prospectd ingest companies FILE")
+		return fmt.Errorf("usage: prospectd ingest companies|contacts FILE")
 	}
 	kind, path := pos[0], pos[1]
 	switch kind {
 	case "companies":
 	case "contacts":
-		return fmt.Errorf("contacts: the contact index is not available in this version; only `ingest companies` is")
+		return ingestContacts(ctx, b, path, *rejects)
 	default:
-		return fmt.Errorf("unknown record kind %q: want companies", kind)
+		return fmt.Errorf("unknown record kind %q: want companies or contacts", kind)
 	}
 	src, err := ingest.Open(path)
 	if err != nil {
@@ -63,6 +64,50 @@ func runIngest(ctx context.Context, args []string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("load stopped after %d records (those are stored; re-running is safe): %w", st.Indexed, err)
+	}
+	return eng.Refresh(ctx)
+}
+
+// ingestContacts loads a contacts file; employers are looked up in the
+// company index, so companies are loaded first.
+func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) error {
+	src, err := ingest.OpenContacts(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	eng, err := b.openEngine(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	ce, ok := eng.(index.ContactEngine)
+	if !ok {
+		return fmt.Errorf("the %s engine has no contact index yet", eng.Name())
+	}
+	if rejects == "" {
+		rejects = path + ".rejects.csv"
+	}
+	rf, err := os.Create(rejects)
+	if err != nil {
+		return fmt.Errorf("create rejects file: %w", err)
+	}
+	defer rf.Close()
+	p := newProgress("ingest "+path, -1)
+	l := &ingest.ContactLoader{Contacts: ce, Companies: eng, Rejects: rf, Progress: p.update}
+	start := time.Now()
+	st, err := l.Load(ctx, src)
+	p.finish()
+	took := time.Since(start)
+	fmt.Printf("read %d, indexed %d, rejected %d in %s (%.0f records/s)\n", st.Read, st.Indexed, st.Rejected, took.Round(time.Millisecond), float64(st.Read)/took.Seconds())
+	if st.Rejected > 0 {
+		fmt.Printf("rejected rows with their reasons: %s\n", rejects)
+	} else {
+		rf.Close()
+		os.Remove(rejects)
+	}
+	if err != nil {
+		return fmt.Errorf("load stopped after %d contacts (those are stored; re-running is safe): %w", st.Indexed, err)
 	}
 	return eng.Refresh(ctx)
 }

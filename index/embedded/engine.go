@@ -8,19 +8,24 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"math"
 	"path/filepath"
+	"slices"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/bloom"
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
@@ -45,11 +50,44 @@ const chunkDocs = 1 << 16
 type Options struct {
 	// CacheBytes is Pebble's block cache size; 0 means 64 MiB.
 	CacheBytes int64
-	// BulkLoad skips the fsync of each upsert batch: a crash of the machine
-	// (not of the process) can lose the last batches, which a rerun of the
-	// idempotent load restores. Close syncs everything. For `ingest` and
-	// `demo`, not for a serving index.
+	// BulkLoad tunes the engine for a loading command (`ingest`, `demo`),
+	// not for a serving index:
+	//
+	//   - Upserts skip the write-ahead log. A crash (of the process or the
+	//     machine) loses the writes since the last memtable flush; since
+	//     memtables are flushed in write order, what stays is the index as
+	//     it was plus a prefix of the load's batches, which a rerun of the
+	//     idempotent load completes. SetMeta and DeleteCompanies flush, so
+	//     they stay durable when they return; Close flushes everything.
+	//   - Into an empty (or nearly empty) index, the load is written to
+	//     level 0 without background compactions, and FinishLoad merges it
+	//     once into the bottom level: each byte is written twice rather than
+	//     rewritten level after level. A load that never reaches FinishLoad
+	//     leaves level 0 to the background compactions of the next open.
 	BulkLoad bool
+}
+
+// freshLoadBytes is the store size below which a bulk load defers all
+// compaction to FinishLoad: merging so little existing data again costs
+// nothing.
+const freshLoadBytes = 64 << 20
+
+// storeBytes is the size of the sstables in dir.
+func storeBytes(dir string) int64 {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, de := range ents {
+		if !strings.HasSuffix(de.Name(), ".sst") {
+			continue
+		}
+		if fi, err := de.Info(); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 // Engine is the embedded index. It is safe for concurrent use; writes are
@@ -60,8 +98,13 @@ type Engine struct {
 
 	writeMu sync.Mutex // serializes writers (Pebble batch + in-memory apply)
 	closed  bool       // guarded by writeMu
+	// deferred: automatic compactions are off for a bulk load into an
+	// empty index; dirty: that load has written since the last FinishLoad
+	// (guarded by writeMu).
+	deferred, dirty bool
 
 	writeOpts *pebble.WriteOptions
+	noWAL     bool
 
 	mu      sync.RWMutex // guards everything below
 	meta    *index.Meta
@@ -82,6 +125,11 @@ type Engine struct {
 	// it (under rangeMu, since many run at once under mu's read lock).
 	rangeMu    sync.Mutex
 	rangeCache map[string]*roaring.Bitmap
+
+	// The contact index (contacts.go) loads on first use or LoadContacts.
+	contactsOnce sync.Once
+	contacts     *contactIndex
+	contactsErr  error
 }
 
 // Open opens (creating if needed) the index stored in dir. It fails with an
@@ -96,7 +144,7 @@ func Open(dir string, opt Options) (*Engine, error) {
 	}
 	c := pebble.NewCache(cache)
 	defer c.Unref()
-	db, err := pebble.Open(dir, &pebble.Options{
+	po := &pebble.Options{
 		Cache:                       c,
 		MemTableSize:                64 << 20,
 		MaxConcurrentCompactions:    func() int { return 2 },
@@ -105,14 +153,40 @@ func Open(dir string, opt Options) (*Engine, error) {
 		LBaseMaxBytes:               256 << 20,
 		DisableAutomaticCompactions: false,
 		Logger:                      quietLogger{},
-	})
+	}
+	// Level 0 is rewritten soon after it is written: compressing it would
+	// cost more than the bytes it saves. Its bloom filters keep point reads
+	// cheap however many level-0 files a bulk load leaves.
+	po.Levels = make([]pebble.LevelOptions, 7)
+	po.Levels[0].Compression = pebble.NoCompression
+	po.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
+	for i := 1; i < len(po.Levels); i++ {
+		po.Levels[i].Compression = pebble.SnappyCompression
+		po.Levels[i].TargetFileSize = 2 << 20 << i
+	}
+	// Compress and write sstable blocks on other goroutines than the one
+	// building them, so a lone compaction (FinishLoad's) uses both cores.
+	po.Experimental.MaxWriterConcurrency = 2
+	po.Experimental.ForceWriterParallelism = true
+	po.EnsureDefaults()
+	deferred := false
+	if opt.BulkLoad {
+		po.DisableWAL = true
+		if storeBytes(dir) < freshLoadBytes {
+			deferred = true
+			po.DisableAutomaticCompactions = true
+			po.L0CompactionThreshold = math.MaxInt32
+			po.L0StopWritesThreshold = math.MaxInt32
+		}
+	}
+	db, err := pebble.Open(dir, po)
 	if err != nil {
 		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "lock") {
 			return nil, fmt.Errorf("open index %s: %w (%v)", dir, index.ErrLocked, err)
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync}
+	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync, noWAL: po.DisableWAL, deferred: deferred}
 	if opt.BulkLoad {
 		e.writeOpts = pebble.NoSync
 	}
@@ -122,6 +196,105 @@ func Open(dir string, opt Options) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// commitDurable commits b so that it survives a crash once this returns:
+// a synced WAL write, or without a WAL a flush of the memtable.
+func (e *Engine) commitDurable(b *pebble.Batch) error {
+	if !e.noWAL {
+		return b.Commit(pebble.Sync)
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return err
+	}
+	return e.db.Flush()
+}
+
+// FinishLoad ends a bulk load: it flushes the memtable and, when the load
+// deferred compaction (a bulk load into an empty index), merges everything
+// written into the bottom level, two key ranges at a time, so the index
+// opens and serves from a compact store. It is a no-op otherwise. Writes
+// wait while it runs.
+func (e *Engine) FinishLoad(ctx context.Context) error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	if e.closed || !e.deferred || !e.dirty {
+		return nil
+	}
+	if err := e.db.Flush(); err != nil {
+		return fmt.Errorf("flush index: %w", err)
+	}
+	t0 := time.Now()
+	defer func() {
+		if os.Getenv("PROSPECT_PEBBLE_METRICS") != "" {
+			fmt.Fprintln(os.Stderr, "FinishLoad compaction took", time.Since(t0))
+		}
+	}()
+	if err := e.compactAll(ctx); err != nil {
+		return fmt.Errorf("compact index: %w", err)
+	}
+	e.dirty = false
+	return nil
+}
+
+// compactAll compacts the whole store, split into key ranges at quantiles
+// of the stored domains so that both compaction slots stay busy.
+func (e *Engine) compactAll(ctx context.Context) error {
+	e.mu.RLock()
+	sample := make([]string, 0, 1024)
+	if n := len(e.domains); n > 0 {
+		step := max(1, n/1024)
+		for i := 0; i < n; i += step {
+			if d := e.domains[i]; d != "" {
+				sample = append(sample, d)
+			}
+		}
+	}
+	e.mu.RUnlock()
+	slices.Sort(sample)
+	// Entries (x/) are about a third of the bytes, profiles (p/) the rest.
+	var bounds [][]byte
+	cuts := func(prefix string, parts int) {
+		for i := 1; i < parts && len(sample) > 0; i++ {
+			bounds = append(bounds, []byte(prefix+sample[i*len(sample)/parts]))
+		}
+	}
+	bounds = append(bounds, []byte{0})
+	bounds = append(bounds, []byte(prefixEntry))
+	cuts(prefixEntry, 4)
+	bounds = append(bounds, []byte("x0"))
+	bounds = append(bounds, []byte(prefixProfile))
+	cuts(prefixProfile, 8)
+	bounds = append(bounds, []byte("p0"))
+	bounds = append(bounds, []byte{0xff, 0xff})
+	slices.SortFunc(bounds, bytes.Compare)
+	bounds = slices.CompactFunc(bounds, bytes.Equal)
+
+	ranges := make(chan [2][]byte, len(bounds))
+	for i := 0; i+1 < len(bounds); i++ {
+		ranges <- [2][]byte{bounds[i], bounds[i+1]}
+	}
+	close(ranges)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range ranges {
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				if err := e.db.Compact(r[0], r[1], false); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func (e *Engine) reset() {
@@ -350,6 +523,9 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	if os.Getenv("PROSPECT_PEBBLE_METRICS") != "" {
+		fmt.Fprintln(os.Stderr, e.db.Metrics().String())
+	}
 	if err := e.db.Flush(); err != nil {
 		e.db.Close()
 		return fmt.Errorf("flush index: %w", err)
@@ -444,7 +620,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	} else {
 		_ = b.Delete([]byte(keyModel), nil)
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commitDurable(b); err != nil {
 		return fmt.Errorf("write index meta: %w", err)
 	}
 	m.Model = append([]byte(nil), m.Model...)
@@ -550,6 +726,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	if err := b.Commit(e.writeOpts); err != nil {
 		return failed, fmt.Errorf("write %d companies: %w", len(work), err)
 	}
+	e.dirty = true
 	e.mu.Lock()
 	e.rangeCache = nil
 	for i := range work {
@@ -601,7 +778,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	if len(del) == 0 {
 		return 0, nil
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commitDurable(b); err != nil {
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)
 	}
 	e.mu.Lock()

@@ -155,3 +155,45 @@ func TestConformanceCachedRanges(t *testing.T) {
 		t.Fatalf("after raising a score: %d (was %d), %v: a stale cached range", after, before, err)
 	}
 }
+
+func TestContactConformance(t *testing.T) {
+	enginetest.RunContacts(t, func(t *testing.T) enginetest.ContactBackend { return openTemp(t) })
+}
+
+func TestContactsSurviveReopen(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	docs := enginetest.ContactFixtures()
+	if _, err := e.UpsertContacts(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteContacts(ctx, []int64{2}); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	e, err = Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.LoadContacts(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := e.CountContacts(ctx, index.Exists{Field: index.MobileField}); n != 1 {
+		t.Errorf("mobile after reopen: %d", n)
+	}
+	if n, _ := e.CountContacts(ctx, nil); n != len(docs)-1 {
+		t.Errorf("%d contacts after reopen, want %d", n, len(docs)-1)
+	}
+	res, err := e.SearchContacts(ctx, index.ContactSearch{Vector: docs[0].Vector, Limit: 1})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Contact.PersonaID != 1 {
+		t.Fatalf("search after reopen: %+v %v", res, err)
+	}
+}

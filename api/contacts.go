@@ -1,0 +1,365 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/record"
+	"github.com/openprospect/prospectd/store"
+)
+
+// Phone is a contact's number with its type, derived on each call.
+type Phone struct {
+	Phone string `json:"phone" doc:"E.164"`
+	Type  string `json:"type" enum:"mobile,landline"`
+}
+
+// ContactOut is a contact record (spec: Contact record).
+type ContactOut struct {
+	PersonaID      int64    `json:"persona_id"`
+	Domain         string   `json:"domain"`
+	Name           string   `json:"name"`
+	Title          *string  `json:"title"`
+	Department     *string  `json:"department"`
+	Seniority      *string  `json:"seniority"`
+	Skills         []string `json:"skills"`
+	Phone          []Phone  `json:"phone"`
+	Email          *string  `json:"email"`
+	EmailValidated bool     `json:"email_validated"`
+	SocialURLs     []string `json:"social_urls"`
+	Connections    int      `json:"connections"`
+	Country        string   `json:"country"`
+	State          string   `json:"state"`
+	Industry       []string `json:"industry"`
+	Employees      string   `json:"employees"`
+	RevenueRange   string   `json:"revenue_range"`
+	JobstartDate   *string  `json:"jobstart_date"`
+	Similarity     *int     `json:"similarity,omitempty" doc:"0-100, in similarity mode"`
+	Summary        *string  `json:"summary"`
+	CompanyName    string   `json:"company_name"`
+}
+
+// ContactOf shapes a stored contact.
+func ContactOf(c record.Contact, sim *int) ContactOut {
+	out := ContactOut{
+		PersonaID: c.PersonaID, Domain: c.Domain, Name: c.Name, Title: optional(c.Title), Department: optional(c.Department),
+		Seniority: optional(c.Seniority), Skills: nonNil(c.Skills), Phone: []Phone{}, Email: optional(c.Email),
+		EmailValidated: c.Email != "" && c.EmailValidated, SocialURLs: nonNil(c.SocialURLs), Connections: c.Connections,
+		Country: c.Country, State: c.State, Industry: nonNil(c.Industry), Employees: c.Employees, RevenueRange: c.RevenueRange,
+		JobstartDate: optional(c.JobStartDate), Similarity: sim, Summary: optional(c.Summary), CompanyName: c.CompanyName,
+	}
+	for _, p := range c.Phones {
+		if t := record.PhoneType(p); t != "" {
+			out.Phone = append(out.Phone, Phone{Phone: p, Type: t})
+		}
+	}
+	return out
+}
+
+// GroupAddress is a company group's location.
+type GroupAddress struct {
+	Country string `json:"country"`
+	State   string `json:"state"`
+}
+
+// ContactGroupOut is a company group (spec: Company group).
+type ContactGroupOut struct {
+	Domain                 string             `json:"domain"`
+	Name                   string             `json:"name"`
+	Employees              string             `json:"employees"`
+	RevenueRange           string             `json:"revenue_range"`
+	IndustryGroups         map[string]float64 `json:"industry_groups"`
+	Address                GroupAddress       `json:"address"`
+	EmailPattern           string             `json:"email_pattern" doc:"Address template inferred from the company's known addresses; empty when none is known"`
+	EmailPatternConfidence float64            `json:"email_pattern_confidence" doc:"0-1"`
+	EmailPatternGuess      string             `json:"email_pattern_guess" doc:"The pattern applied to a hypothetical Jane Doe"`
+	Contacts               []ContactOut       `json:"contacts"`
+}
+
+// Groups is the results object: keyed by domain, in rank order (a JSON
+// object keeps the order it is written in).
+type Groups []ContactGroupOut
+
+// MarshalJSON writes the groups as one object keyed by domain, in order.
+func (g Groups) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, grp := range g {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(grp.Domain)
+		v, err := json.Marshal(grp)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Schema documents Groups as an object of company groups.
+func (Groups) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{Type: "object", Description: "Company groups keyed by domain, best first",
+		AdditionalProperties: r.Schema(reflect.TypeOf(ContactGroupOut{}), true, "ContactGroup")}
+}
+
+// ContactResultsBody is POST /v1/contacts/discover.
+type ContactResultsBody struct {
+	Results       Groups   `json:"results"`
+	TotalContacts int      `json:"total_contacts" doc:"Contacts matching the search (all pages)"`
+	TotalDomains  int      `json:"total_domains" doc:"Companies with matching contacts (all pages)"`
+	Notes         []string `json:"notes,omitempty" doc:"What the service did with the request that it could not say otherwise (ignored deprecated parameters, prompt company search)"`
+}
+
+type contactDiscoverInput struct {
+	RawBody []byte
+}
+
+type contactDiscoverOutput struct {
+	CreditsBilled    int `header:"X-Credits-Billed"`
+	CreditsRemaining int `header:"X-Credits-Remaining"`
+	Body             ContactResultsBody
+}
+
+type contactListOutput struct {
+	CreditsBilled    int `header:"X-Credits-Billed"`
+	CreditsRemaining int `header:"X-Credits-Remaining"`
+	Body             []ContactOut
+}
+
+type contactLookupInput struct {
+	PersonaID string `query:"persona_id" doc:"Contact id (integer)"`
+	LinkedIn  string `query:"linkedin" maxLength:"300" doc:"LinkedIn profile URL or bare handle"`
+	Email     string `query:"email" maxLength:"254" doc:"Email address (exact, case-insensitive)"`
+}
+
+// ContactLookupBody is the lookup subset of a contact.
+type ContactLookupBody struct {
+	PersonaID   int64   `json:"persona_id"`
+	Name        string  `json:"name"`
+	Title       *string `json:"title"`
+	Domain      string  `json:"domain"`
+	CompanyName string  `json:"company_name"`
+	Summary     *string `json:"summary"`
+}
+
+type contactLookupOutput struct {
+	Body ContactLookupBody
+}
+
+var linkedInHandle = regexp.MustCompile(`^[A-Za-z0-9\-_%.]{3,100}$`)
+
+func (s *Server) registerContacts(svc *query.ContactService) {
+	errs := []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden,
+		http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
+	huma.Register(s.api, huma.Operation{
+		OperationID: "contacts-discover",
+		Method:      http.MethodPost,
+		Path:        "/v1/contacts/discover",
+		Summary:     "Discover contacts",
+		Description: "Searches contacts by similarity (persona_id, icp_text, icp_prompt), by domain, or by filters only, and returns them grouped by employer with the employer's email pattern. JSON body with the parameters of the spec; arrays may also be single values. Unknown parameters are rejected.",
+		Tags:        []string{"Contacts"},
+		Security:    authRequired,
+		Errors:      errs,
+		RequestBody: &huma.RequestBody{Description: "Contact discovery parameters (see the spec's tables)", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}}}},
+	}, func(ctx context.Context, in *contactDiscoverInput) (*contactDiscoverOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
+		d, err := query.ParseContactBody(in.RawBody)
+		if err != nil {
+			return nil, queryError(err)
+		}
+		res, err := svc.Discover(ctx, d)
+		if err != nil {
+			return nil, s.serviceError(ctx, "contacts discover", err)
+		}
+		groups, billed, left, err := s.billGroups(ctx, p, "contacts_discover", res.Groups)
+		if err != nil {
+			return nil, err
+		}
+		return &contactDiscoverOutput{CreditsBilled: billed, CreditsRemaining: left, Body: ContactResultsBody{
+			Results: groups, TotalContacts: res.TotalContacts, TotalDomains: res.TotalDomains, Notes: res.Notes}}, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "contacts-legacy",
+		Method:      http.MethodGet,
+		Path:        "/v1/contacts",
+		Summary:     "Search contacts (legacy)",
+		Description: "The contact discovery vocabulary as query parameters (repeat a parameter for several values; max_records or max_companies, not both). Returns a flat array of contacts. POST /v1/contacts/discover is primary.",
+		Tags:        []string{"Contacts"},
+		Security:    authRequired,
+		Errors:      errs,
+	}, func(ctx context.Context, in *rawQuery) (*contactListOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
+		d, err := query.ParseContactQuery(in.values)
+		if err != nil {
+			return nil, queryError(err)
+		}
+		res, err := svc.Discover(ctx, d)
+		if err != nil {
+			return nil, s.serviceError(ctx, "contacts", err)
+		}
+		groups, billed, left, err := s.billGroups(ctx, p, "contacts", res.Groups)
+		if err != nil {
+			return nil, err
+		}
+		out := &contactListOutput{CreditsBilled: billed, CreditsRemaining: left, Body: []ContactOut{}}
+		for _, g := range groups {
+			out.Body = append(out.Body, g.Contacts...)
+		}
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "contacts-count",
+		Method:      http.MethodGet,
+		Path:        "/v1/contacts/count",
+		Summary:     "Count contacts",
+		Description: "The contact discovery filters as query parameters; returns how many contacts match.",
+		Tags:        []string{"Contacts"},
+		Security:    authRequired,
+		Errors:      errs,
+	}, func(ctx context.Context, in *rawQuery) (*countOutput, error) {
+		if _, err := s.paid(ctx, store.PlanStarter); err != nil {
+			return nil, err
+		}
+		d, err := query.ParseContactQuery(in.values)
+		if err != nil {
+			return nil, queryError(err)
+		}
+		n, err := svc.Count(ctx, d)
+		if err != nil {
+			return nil, s.serviceError(ctx, "contacts count", err)
+		}
+		return &countOutput{Applied: "{}", Body: CountBody{Count: n}}, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "contacts-lookup",
+		Method:      http.MethodGet,
+		Path:        "/v1/contacts/lookup",
+		Summary:     "Look up one contact",
+		Description: "Exactly one of persona_id, linkedin (profile URL or bare handle) or email (exact, case-insensitive). 404 when nothing matches.",
+		Tags:        []string{"Contacts"},
+		Security:    authRequired,
+		Errors:      errs,
+	}, func(ctx context.Context, in *contactLookupInput) (*contactLookupOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
+		given := 0
+		for _, v := range []string{in.PersonaID, in.LinkedIn, in.Email} {
+			if strings.TrimSpace(v) != "" {
+				given++
+			}
+		}
+		if given != 1 {
+			return nil, huma.Error422UnprocessableEntity("give exactly one of persona_id, linkedin or email")
+		}
+		var id int64
+		var handle, email string
+		switch {
+		case in.PersonaID != "":
+			id, err = strconv.ParseInt(strings.TrimSpace(in.PersonaID), 10, 64)
+			if err != nil || id <= 0 {
+				return nil, huma.Error400BadRequest("persona_id: must be a positive integer")
+			}
+		case in.LinkedIn != "":
+			handle = strings.TrimSpace(in.LinkedIn)
+			if i := strings.Index(strings.ToLower(handle), "linkedin.com/in/"); i >= 0 {
+				handle = strings.Trim(handle[i+len("linkedin.com/in/"):], "/")
+				if j := strings.IndexAny(handle, "/?#"); j >= 0 {
+					handle = handle[:j]
+				}
+			} else if strings.Contains(handle, "/") || strings.Contains(handle, ".") && strings.Contains(strings.ToLower(handle), "linkedin") {
+				return nil, huma.Error422UnprocessableEntity("linkedin: not a LinkedIn profile URL (https://www.linkedin.com/in/<handle>) or handle")
+			}
+			if !linkedInHandle.MatchString(handle) {
+				return nil, huma.Error422UnprocessableEntity("linkedin: a profile handle has 3-100 letters, digits, '-' or '_'")
+			}
+			handle = strings.ToLower(handle)
+		default:
+			email = strings.TrimSpace(in.Email)
+			if at := strings.LastIndexByte(email, '@'); at < 1 || at == len(email)-1 || strings.ContainsAny(email, " <>,;") {
+				return nil, huma.Error422UnprocessableEntity("email: not an email address")
+			}
+		}
+		c, err := svc.Lookup(ctx, id, handle, email)
+		if errors.Is(err, query.ErrContactNotFound) {
+			return nil, huma.Error404NotFound("no contact matches")
+		}
+		if err != nil {
+			return nil, s.serviceError(ctx, "contact lookup", err)
+		}
+		if _, err := s.bill(ctx, p, "contacts_lookup", []store.Charge{{Kind: store.KindContact, Key: strconv.FormatInt(c.PersonaID, 10)}}); err != nil {
+			return nil, err
+		}
+		return &contactLookupOutput{Body: ContactLookupBody{PersonaID: c.PersonaID, Name: c.Name, Title: optional(c.Title),
+			Domain: c.Domain, CompanyName: c.CompanyName, Summary: optional(c.Summary)}}, nil
+	})
+}
+
+// billGroups bills net-new firmographic domains and net-new contacts from
+// one pool, in rank order, and keeps what the credits cover.
+func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint string, groups []query.ContactGroup) (Groups, int, int, error) {
+	var charges []store.Charge
+	for _, g := range groups {
+		charges = append(charges, store.Charge{Kind: store.KindCompany, Key: g.Domain})
+		for _, c := range g.Contacts {
+			charges = append(charges, store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(c.Contact.PersonaID, 10)})
+		}
+	}
+	r, err := s.bill(ctx, p, endpoint, charges)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	out := Groups{}
+	k := 0
+	for _, g := range groups {
+		companyCovered := r.Covered[k]
+		k++
+		og := ContactGroupOut{Domain: g.Domain, Name: g.Name, Employees: g.Employees, RevenueRange: g.RevenueRange,
+			IndustryGroups: nonNilMap(g.IndustryGroups), Address: GroupAddress{Country: g.Country, State: g.State},
+			EmailPattern: g.EmailPattern, EmailPatternConfidence: g.EmailPatternConfidence, EmailPatternGuess: g.EmailPatternGuess,
+			Contacts: []ContactOut{}}
+		for _, c := range g.Contacts {
+			if r.Covered[k] && companyCovered {
+				og.Contacts = append(og.Contacts, ContactOf(c.Contact, c.Similarity))
+			}
+			k++
+		}
+		if companyCovered && len(og.Contacts) > 0 {
+			out = append(out, og)
+		}
+	}
+	return out, r.Billed, r.Left, nil
+}
+
+// contactEngine returns the engine's contact index, if it has one.
+func contactEngine(e index.Engine) (index.ContactEngine, bool) {
+	ce, ok := e.(index.ContactEngine)
+	return ce, ok
+}

@@ -1,0 +1,62 @@
+package index
+
+import (
+	"context"
+
+	"github.com/openprospect/prospectd/record"
+)
+
+// ContactDoc is one contact as written to an engine: the record (employer
+// fields filled in) and its embedding.
+type ContactDoc struct {
+	Contact record.Contact
+	Vector  []float32
+}
+
+// ContactSearch is a ranked contact search, grouped by employer.
+//
+// With a Vector, contacts rank by cosine similarity; otherwise by
+// seniority (executives first), then connections, then persona id. Each
+// company's contacts stay in rank order and companies are ordered by their
+// best contact. PerCompany caps the contacts kept per company (0: no cap),
+// MaxCompanies the companies (0: no cap), Limit the contacts in all.
+// Offset skips ranked contacts before grouping; callers use it only
+// without PerCompany (the spec forces offset 0 with a per-company cap).
+type ContactSearch struct {
+	Filter        Filter
+	Vector        []float32
+	MinSimilarity float64
+	PerCompany    int
+	MaxCompanies  int
+	Offset, Limit int
+	WithVectors   bool
+}
+
+// ContactHit is one ranked contact.
+type ContactHit struct {
+	Contact    record.Contact
+	Similarity float64
+	Vector     []float32
+}
+
+// ContactResult holds the hits, in groups (a company's hits are
+// consecutive), and the number of contacts and distinct companies that
+// match the filter (and MinSimilarity).
+type ContactResult struct {
+	Hits      []ContactHit
+	Total     int
+	Companies int
+}
+
+// ContactEngine is a contact index. Engines that have one implement it
+// next to Engine; writes are idempotent upserts keyed by persona id.
+type ContactEngine interface {
+	UpsertContacts(ctx context.Context, docs []ContactDoc) (failed []DocError, err error)
+	DeleteContacts(ctx context.Context, ids []int64) (int, error)
+	// GetContacts returns the contacts found, in input order.
+	GetContacts(ctx context.Context, ids []int64) ([]record.Contact, error)
+	ContactVectors(ctx context.Context, ids []int64) (map[int64][]float32, error)
+	SearchContacts(ctx context.Context, s ContactSearch) (ContactResult, error)
+	// CountContacts counts the contacts matching f (nil matches all).
+	CountContacts(ctx context.Context, f Filter) (int, error)
+}

@@ -1,0 +1,161 @@
+package query
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/openprospect/prospectd/record"
+)
+
+func parseBody(t *testing.T, body string) (ContactDiscover, *Error) {
+	t.Helper()
+	d, err := ParseContactBody([]byte(body))
+	if err == nil {
+		return d, nil
+	}
+	var qe *Error
+	if !errors.As(err, &qe) {
+		t.Fatalf("%s: %T %v", body, err, err)
+	}
+	return d, qe
+}
+
+func TestParseContactBody(t *testing.T) {
+	d, qe := parseBody(t, `{}`)
+	if qe != nil || d.MaxRecords != 100 || d.PerCompany != 5 || d.Consensus != 1 || d.Similarity() {
+		t.Fatalf("defaults %+v %v", d, qe)
+	}
+	d, qe = parseBody(t, `{"persona_id": [3, "4"], "seniority": "VP", "department": ["Sales - Marketing"], "skills": "Go",
+		"title": ["+\"head of\"", "CTO"], "person_country": "DACH", "filter_country": "US", "filter_state": ["California"],
+		"has_email": true, "min_connections": 500, "jobstart_date": "2020-01-01,2024-12-31", "employee_range": "50,",
+		"max_companies": 10, "results_by_company": 0, "offset": 20, "revenue_range": "1000000,"}`)
+	if qe != nil {
+		t.Fatal(qe)
+	}
+	if !reflect.DeepEqual(d.PersonaIDs, []int64{3, 4}) || d.Seniority[0] != "vp" || d.Skills[0] != "go" || len(d.Title) != 2 ||
+		!d.Title[0].Required || !d.Title[0].Literal || len(d.PersonCountry) != 3 || d.State[0] != "US-CA" || !d.HasEmail ||
+		d.MinConnections != 500 || d.JobTo != "2024-12-31" || d.MaxCompanies != 10 || d.MaxRecords != 0 || d.Offset != 20 ||
+		!d.RevenueIgnored || !d.Similarity() {
+		t.Fatalf("parsed %+v", d)
+	}
+	// A non-zero results_by_company forces offset 0.
+	if d, _ := parseBody(t, `{"offset": 40}`); d.Offset != 0 {
+		t.Errorf("offset with results_by_company 5: %d", d.Offset)
+	}
+	for _, tc := range []struct {
+		body   string
+		status int
+		param  string
+		rule   string
+	}{
+		{`{"department": "sales - marketing"}`, 422, "department", "canonical"},
+		{`{"department": "Sales"}`, 422, "department", "canonical"},
+		{`{"persona_id": "abc"}`, 400, "persona_id", "positive integer"},
+		{`{"persona_id": [1.5]}`, 400, "persona_id", "positive integer"},
+		{`{"persona_id": [1,2,3,4,5,6,7,8,9,10,11]}`, 422, "persona_id", "at most 10"},
+		{`{"max_records": 10, "max_companies": 5}`, 422, "max_companies", "not both"},
+		{`{"max_records": 19}`, 422, "max_records", "between 20 and 10000"},
+		{`{"max_companies": 0}`, 422, "max_companies", "between 1"},
+		{`{"results_by_company": 101}`, 422, "results_by_company", "between 0 and 100"},
+		{`{"consensus": 21}`, 422, "consensus", "between 1 and 20"},
+		{`{"seniority": "intern"}`, 422, "seniority", "not one of"},
+		{`{"person_country": ["US", "DE"], "person_state": "Texas"}`, 422, "person_state", "single country"},
+		{`{"title": ["\"open"]}`, 422, "title", "unbalanced"},
+		{`{"colour": "red"}`, 422, "colour", "unknown parameter"},
+		{`{"skills": {"a": 1}}`, 422, "skills", "must be a string"},
+		{`[1,2]`, 400, "body", "JSON object"},
+		{`{"jobstart_date": "yesterday"}`, 422, "jobstart_date", "YYYY-MM-DD"},
+	} {
+		_, qe := parseBody(t, tc.body)
+		if qe == nil {
+			t.Errorf("%s accepted", tc.body)
+			continue
+		}
+		found := false
+		for _, p := range qe.Params {
+			found = found || p.Param == tc.param && strings.Contains(p.Rule, tc.rule)
+		}
+		if qe.Status != tc.status || !found {
+			t.Errorf("%s: %d %v, want %d %s: ...%s...", tc.body, qe.Status, qe.Params, tc.status, tc.param, tc.rule)
+		}
+	}
+}
+
+func TestParseContactQuery(t *testing.T) {
+	v, _ := url.ParseQuery("seniority=vp&seniority=director&title=cto&title=%2Bsecurity&max_records=50")
+	d, err := ParseContactQuery(v)
+	if err != nil || len(d.Seniority) != 2 || len(d.Title) != 2 || d.MaxRecords != 50 {
+		t.Fatalf("%+v %v", d, err)
+	}
+	v, _ = url.ParseQuery("persona_id=x")
+	if _, err := ParseContactQuery(v); err == nil || err.(*Error).Status != http.StatusBadRequest {
+		t.Fatalf("non-integer persona_id: %v", err)
+	}
+}
+
+func FuzzParseContactBody(f *testing.F) {
+	f.Add([]byte(`{"persona_id":[1],"title":["+\"vp sales\"","cto"],"department":"Finance","max_companies":5}`))
+	f.Add([]byte(`{"person_country":"EU","person_state":"x","jobstart_date":"2020-01-01,"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := ParseContactBody(b)
+		if err != nil {
+			var qe *Error
+			if !errors.As(err, &qe) || len(qe.Params) == 0 || (qe.Status != 400 && qe.Status != 422) {
+				t.Fatalf("error %T %v", err, err)
+			}
+			return
+		}
+		if d.MaxRecords != 0 && d.MaxCompanies != 0 || len(d.PersonaIDs) > MaxPersonaIDs || d.PerCompany > MaxPerCompany ||
+			d.PerCompany != 0 && d.Offset != 0 {
+			t.Fatalf("accepted out of limits: %+v", d)
+		}
+		for _, dep := range d.Department {
+			if !record.IsDepartment(dep) {
+				t.Fatalf("non-canonical department %q", dep)
+			}
+		}
+	})
+}
+
+func TestInferEmailPattern(t *testing.T) {
+	c := func(name, email string, valid bool) record.Contact {
+		return record.Contact{Name: name, Email: email, EmailValidated: valid}
+	}
+	p := InferEmailPattern("acme.com", []record.Contact{
+		c("Ana García", "ana.garcia@acme.com", true),
+		c("Bob Stone", "bob.stone@acme.com", false),
+		c("Jürgen Müller", "jurgen.muller@acme.com", false),
+		c("Cleo Park", "cpark@acme.com", false),
+		c("Other Domain", "other.domain@gmail.com", true),
+	})
+	if p.Pattern != "{first}.{last}@acme.com" || p.Guess != "jane.doe@acme.com" || p.Confidence != 0.67 {
+		t.Fatalf("%+v", p)
+	}
+	if p := InferEmailPattern("acme.com", nil); p.Pattern != "" || p.Confidence != 0 {
+		t.Fatalf("no evidence: %+v", p)
+	}
+	if p := InferEmailPattern("x.io", []record.Contact{c("Priya Shah", "pshah@x.io", true)}); p.Pattern != "{f}{last}@x.io" || p.Confidence != 0.67 {
+		t.Fatalf("one validated address: %+v", p)
+	}
+}
+
+func TestExtractPersona(t *testing.T) {
+	for _, tc := range []struct {
+		prompt                string
+		seniority, department []string
+		titles                []string
+	}{
+		{"VPs of sales at fintech companies", []string{"vp"}, []string{"Sales - Marketing"}, nil},
+		{"CTOs and heads of engineering", []string{"executive", "director"}, []string{"Technology"}, []string{"CTO", "head of engineering"}},
+		{"finance directors", []string{"director"}, []string{"Finance"}, nil},
+	} {
+		x := ExtractPersona(tc.prompt)
+		if !reflect.DeepEqual(x.Seniority, tc.seniority) || !reflect.DeepEqual(x.Department, tc.department) || !reflect.DeepEqual(x.Titles, tc.titles) {
+			t.Errorf("%q: %+v", tc.prompt, x)
+		}
+	}
+}

@@ -1,0 +1,460 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/record"
+)
+
+// ErrContactNotFound: a lookup matched no contact.
+var ErrContactNotFound = errors.New("no contact matches")
+
+// ContactService runs contact discovery, counting and lookup.
+type ContactService struct {
+	Engine    index.ContactEngine
+	Companies *Companies // employer profiles, prompt company signals, the embedder
+}
+
+// ContactMatch is one contact of a result.
+type ContactMatch struct {
+	Contact    record.Contact
+	Similarity *int // 0-100 in similarity mode
+}
+
+// ContactGroup is one employer and its contacts (spec: Company group).
+type ContactGroup struct {
+	Domain                 string
+	Name                   string
+	Employees              string
+	RevenueRange           string
+	IndustryGroups         map[string]float64
+	Country, State         string
+	EmailPattern           string
+	EmailPatternConfidence float64
+	EmailPatternGuess      string
+	Contacts               []ContactMatch
+}
+
+// ContactResults are grouped results; the totals count every matching
+// contact and company, not only the page.
+type ContactResults struct {
+	Groups        []ContactGroup
+	TotalContacts int
+	TotalDomains  int
+	Notes         []string
+}
+
+// Discover runs contact discovery.
+func (s *ContactService) Discover(ctx context.Context, d ContactDiscover) (ContactResults, error) {
+	pl, err := s.plan(ctx, &d)
+	if err != nil {
+		return ContactResults{}, err
+	}
+	search := index.ContactSearch{Filter: pl.filter, Vector: pl.vector, MinSimilarity: -2, Offset: d.Offset,
+		PerCompany: d.PerCompany, MaxCompanies: d.MaxCompanies, Limit: d.MaxRecords}
+	if d.MaxCompanies > 0 {
+		// The spec: with max_companies the total is capped at 10,000.
+		search.Limit = MaxContactRecords
+	}
+	res, err := s.Engine.SearchContacts(ctx, search)
+	if err != nil {
+		return ContactResults{}, fmt.Errorf("contact discovery: %w", err)
+	}
+	out := ContactResults{TotalContacts: res.Total, TotalDomains: res.Companies, Notes: pl.notes}
+	var domains []string
+	byDomain := map[string]int{}
+	for _, h := range res.Hits {
+		dom := h.Contact.Domain
+		gi, ok := byDomain[dom]
+		if !ok {
+			gi = len(out.Groups)
+			byDomain[dom] = gi
+			domains = append(domains, dom)
+			out.Groups = append(out.Groups, groupOf(h.Contact))
+		}
+		m := ContactMatch{Contact: h.Contact}
+		if pl.vector != nil {
+			sim := int(math.Round(Similarity(h.Similarity)))
+			m.Similarity = &sim
+		}
+		out.Groups[gi].Contacts = append(out.Groups[gi].Contacts, m)
+	}
+	if err := s.enrichGroups(ctx, out.Groups, domains); err != nil {
+		return ContactResults{}, err
+	}
+	return out, nil
+}
+
+// Count counts the contacts a request matches (filters only: similarity
+// inputs do not cut contacts).
+func (s *ContactService) Count(ctx context.Context, d ContactDiscover) (int, error) {
+	pl, err := s.plan(ctx, &d)
+	if err != nil {
+		return 0, err
+	}
+	n, err := s.Engine.CountContacts(ctx, pl.filter)
+	if err != nil {
+		return 0, fmt.Errorf("count contacts: %w", err)
+	}
+	return n, nil
+}
+
+// Lookup finds one contact by exactly one of persona id, LinkedIn profile
+// (URL or handle) or email (exact, case-insensitive).
+func (s *ContactService) Lookup(ctx context.Context, personaID int64, linkedin, email string) (record.Contact, error) {
+	var f index.Filter
+	switch {
+	case personaID > 0:
+		f = index.Terms{Field: index.PersonaIDField, Values: []string{strconv.FormatInt(personaID, 10)}}
+	case linkedin != "":
+		f = index.Terms{Field: index.LinkedInField, Values: []string{linkedin}}
+	default:
+		f = index.Terms{Field: index.ContactEmailField, Values: []string{strings.ToLower(email)}}
+	}
+	res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{Filter: f, Limit: 1, MinSimilarity: -2})
+	if err != nil {
+		return record.Contact{}, fmt.Errorf("contact lookup: %w", err)
+	}
+	if len(res.Hits) == 0 {
+		return record.Contact{}, ErrContactNotFound
+	}
+	return res.Hits[0].Contact, nil
+}
+
+type contactPlan struct {
+	filter index.Filter
+	vector []float32
+	notes  []string
+}
+
+func (s *ContactService) plan(ctx context.Context, d *ContactDiscover) (*contactPlan, error) {
+	pl := &contactPlan{}
+	if len(d.InclusionQueryIDs) > 0 || len(d.ExclusionQueryIDs) > 0 {
+		probe := Discover{InclusionQueryIDs: d.InclusionQueryIDs, ExclusionQueryIDs: d.ExclusionQueryIDs}
+		if err := s.Companies.savedQueries(ctx, &probe); err != nil {
+			return nil, err
+		}
+		if probe.inclusion != nil {
+			d.Domains = append(d.Domains, probe.inclusion...)
+		}
+	}
+	if d.RevenueIgnored {
+		pl.notes = append(pl.notes, "the revenue filter is deprecated and ignored: filter revenue in company discovery and pass the domains")
+	}
+	var scope []string
+	if d.ICPPrompt != "" {
+		var err error
+		if scope, err = s.applyPrompt(ctx, d, pl); err != nil {
+			return nil, err
+		}
+	}
+	f := contactFilter(d)
+	if scope != nil {
+		f = append(f, index.Terms{Field: index.DomainField, Values: scope})
+	}
+	pl.filter = f
+	if !d.Similarity() {
+		return pl, nil
+	}
+	var pos, neg [][]float32
+	if len(d.PersonaIDs) > 0 {
+		vecs, err := s.Engine.ContactVectors(ctx, d.PersonaIDs)
+		if err != nil {
+			return nil, fmt.Errorf("persona vectors: %w", err)
+		}
+		var missing []string
+		for _, id := range d.PersonaIDs {
+			if v, ok := vecs[id]; ok {
+				pos = append(pos, v)
+			} else {
+				missing = append(missing, strconv.FormatInt(id, 10))
+			}
+		}
+		if len(pos) == 0 && d.ICPText == "" && d.ICPPrompt == "" && d.Summary == "" {
+			return nil, &Error{Status: http.StatusNotFound, Params: []ParamError{{Param: "persona_id", Rule: "no contact with these ids: " + strings.Join(missing, ", ")}}}
+		}
+		if len(missing) > 0 {
+			pl.notes = append(pl.notes, "persona ids not found: "+strings.Join(missing, ", "))
+		}
+	}
+	var texts []string
+	for _, t := range []string{d.ICPText, d.Summary} {
+		if t != "" {
+			texts = append(texts, t)
+		}
+	}
+	if len(texts) > 0 || d.NegateSummary != "" {
+		emb, err := s.Companies.embedder(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range texts {
+			pos = append(pos, emb.EmbedText(t))
+		}
+		if d.NegateSummary != "" {
+			neg = append(neg, emb.EmbedText(d.NegateSummary))
+		}
+	}
+	q := mean(pos)
+	if q == nil {
+		return pl, nil
+	}
+	if len(neg) > 0 {
+		q = normalize(axpy(q, -negativeWeight, mean(neg)))
+	}
+	if d.Consensus > 1 {
+		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{Filter: pl.filter, Vector: q, MinSimilarity: -2, Limit: d.Consensus, WithVectors: true})
+		if err != nil {
+			return nil, fmt.Errorf("consensus: %w", err)
+		}
+		var top [][]float32
+		for _, h := range res.Hits {
+			top = append(top, h.Vector)
+		}
+		if len(top) > 0 {
+			q = combine(q, mean(top))
+		}
+	}
+	pl.vector = q
+	return pl, nil
+}
+
+// contactFilter builds the engine filter of a request.
+func contactFilter(d *ContactDiscover) index.And {
+	var f index.And
+	terms := func(field index.Field, vals []string) {
+		if len(vals) > 0 {
+			f = append(f, index.Terms{Field: field, Values: vals})
+		}
+	}
+	not := func(field index.Field, vals []string) {
+		if len(vals) > 0 {
+			f = append(f, index.Not{Filter: index.Terms{Field: field, Values: vals}})
+		}
+	}
+	terms(index.DomainField, d.Domains)
+	terms(index.SeniorityField, d.Seniority)
+	not(index.SeniorityField, d.NegateSeniority)
+	terms(index.DepartmentField, d.Department)
+	not(index.DepartmentField, d.NegateDepartment)
+	terms(index.SkillField, d.Skills)
+	if d.Name != "" {
+		f = append(f, index.Phrase{Field: index.NameField, Text: d.Name})
+	}
+	if len(d.Title) > 0 {
+		f = append(f, TitleFilter(d.Title))
+	}
+	if len(d.NegateTitle) > 0 {
+		f = append(f, NegateTitleFilter(d.NegateTitle))
+	}
+	terms(index.PersonCountryField, d.PersonCountry)
+	not(index.PersonCountryField, d.NegatePersonCountry)
+	terms(index.PersonStateField, d.PersonState)
+	for _, x := range []struct {
+		on    bool
+		field index.Field
+	}{{d.HasEmail, index.ContactEmailField}, {d.EmailValid, index.EmailValidatedField}, {d.HasPhone, index.PhoneField},
+		{d.HasMobile, index.MobileField}, {d.HasLinkedIn, index.LinkedInField}} {
+		if x.on {
+			f = append(f, index.Exists{Field: x.field})
+		}
+	}
+	if d.MinConnections > 0 {
+		f = append(f, index.Range{Field: index.ConnectionsField, Min: index.IntPtr(d.MinConnections)})
+	}
+	if d.JobFrom != "" || d.JobTo != "" {
+		f = append(f, index.DateRange{Field: index.JobStartField, From: d.JobFrom, To: d.JobTo})
+	}
+	terms(index.IndustryField, d.Industry)
+	not(index.IndustryField, d.NegateInd)
+	terms(index.CountryField, d.Country)
+	not(index.CountryField, d.NegateCountry)
+	terms(index.StateField, d.State)
+	not(index.StateField, d.NegateState)
+	if d.Employees != nil {
+		buckets := overlapping(record.EmployeeBuckets, d.Employees, func(b string) (int64, int64) {
+			lo, hi, _ := record.EmployeeBucketRange(b)
+			return int64(lo), int64(hi)
+		})
+		f = append(f, index.Terms{Field: index.EmployeesField, Values: buckets})
+	}
+	if len(d.PersonaIDs) > 0 && !d.IncludeSearchContacts {
+		ids := make([]string, len(d.PersonaIDs))
+		for i, id := range d.PersonaIDs {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		f = append(f, index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: ids}})
+	}
+	return f
+}
+
+func groupOf(c record.Contact) ContactGroup {
+	g := ContactGroup{Domain: c.Domain, Name: c.CompanyName, Employees: c.Employees, RevenueRange: c.RevenueRange,
+		Country: c.CompanyCountry, State: c.CompanyState, IndustryGroups: map[string]float64{}}
+	for i, ind := range c.Industry {
+		g.IndustryGroups[ind] = 1 - 0.1*float64(i)
+	}
+	return g
+}
+
+// enrichGroups fills each group's firmographics from the company index
+// and its email pattern from the addresses known at the domain.
+func (s *ContactService) enrichGroups(ctx context.Context, groups []ContactGroup, domains []string) error {
+	if len(groups) == 0 {
+		return nil
+	}
+	if s.Companies != nil {
+		cs, err := s.Companies.Engine.GetCompanies(ctx, domains)
+		if err != nil {
+			return fmt.Errorf("employer profiles: %w", err)
+		}
+		byDomain := map[string]record.Company{}
+		for _, c := range cs {
+			byDomain[c.Domain] = c
+		}
+		for i := range groups {
+			if c, ok := byDomain[groups[i].Domain]; ok {
+				g := &groups[i]
+				g.Name, g.Employees, g.RevenueRange = c.Name, c.Employees, c.RevenueRange
+				g.Country, g.State = c.Address.Country, c.Address.State
+				if len(c.IndustryGroups) > 0 {
+					g.IndustryGroups = c.IndustryGroups
+				}
+			}
+		}
+	}
+	for i := range groups {
+		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, Limit: 200,
+			Filter: index.And{index.Terms{Field: index.DomainField, Values: []string{groups[i].Domain}}, index.Exists{Field: index.ContactEmailField}}})
+		if err != nil {
+			return fmt.Errorf("email pattern of %s: %w", groups[i].Domain, err)
+		}
+		known := make([]record.Contact, len(res.Hits))
+		for k, h := range res.Hits {
+			known[k] = h.Contact
+		}
+		p := InferEmailPattern(groups[i].Domain, known)
+		groups[i].EmailPattern, groups[i].EmailPatternConfidence, groups[i].EmailPatternGuess = p.Pattern, p.Confidence, p.Guess
+	}
+	return nil
+}
+
+// EmailPattern is a company's inferred address template.
+type EmailPattern struct {
+	Pattern    string  // "{first}.{last}@acme.com"; "" when unknown
+	Confidence float64 // 0-1
+	Guess      string  // the pattern applied to a hypothetical Jane Doe
+}
+
+// emailTemplates are the local-part templates tried, most common first.
+var emailTemplates = []string{"{first}.{last}", "{first}{last}", "{f}{last}", "{first}", "{first}_{last}", "{f}.{last}",
+	"{last}", "{first}{l}", "{last}.{first}", "{last}{f}", "{first}-{last}", "{f}{l}"}
+
+// InferEmailPattern finds the template most of the known addresses at the
+// domain follow. Validated addresses count double. Confidence is the share
+// of the evidence the winner explains, shrunk for small samples
+// (votes / (total + 1)).
+func InferEmailPattern(domain string, known []record.Contact) EmailPattern {
+	votes := map[string]float64{}
+	total := 0.0
+	for _, c := range known {
+		local, host, ok := strings.Cut(strings.ToLower(c.Email), "@")
+		if !ok || host != domain {
+			continue
+		}
+		first, last := nameParts(c.Name)
+		if first == "" {
+			continue
+		}
+		w := 1.0
+		if c.EmailValidated {
+			w = 2
+		}
+		total += w
+		for _, t := range emailTemplates {
+			if applyTemplate(t, first, last) == local {
+				votes[t] += w
+				break
+			}
+		}
+	}
+	best, bestVotes := "", 0.0
+	for _, t := range emailTemplates {
+		if votes[t] > bestVotes {
+			best, bestVotes = t, votes[t]
+		}
+	}
+	if best == "" {
+		return EmailPattern{}
+	}
+	return EmailPattern{
+		Pattern:    best + "@" + domain,
+		Confidence: math.Round(bestVotes/(total+1)*100) / 100,
+		Guess:      applyTemplate(best, "jane", "doe") + "@" + domain,
+	}
+}
+
+// nameParts returns the folded ASCII first and last name.
+func nameParts(name string) (first, last string) {
+	words := strings.Fields(asciiFold(name))
+	if len(words) == 0 {
+		return "", ""
+	}
+	if len(words) == 1 {
+		return words[0], ""
+	}
+	return words[0], words[len(words)-1]
+}
+
+func applyTemplate(t, first, last string) string {
+	f, l := "", ""
+	if first != "" {
+		f = first[:1]
+	}
+	if last != "" {
+		l = last[:1]
+	}
+	if last == "" && strings.Contains(t, "{last}") {
+		return ""
+	}
+	return strings.NewReplacer("{first}", first, "{last}", last, "{f}", f, "{l}", l).Replace(t)
+}
+
+// asciiFold lower-cases and strips accents; other letters are dropped.
+func asciiFold(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(foldAccents(s)) {
+		switch {
+		case r >= 'a' && r <= 'z', r == ' ':
+			b.WriteRune(r)
+		case r == '-' || r == '\'':
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+var accentFolder = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+
+// foldAccents strips combining marks ("Müller" -> "Muller") and spells out
+// the letters that have none ("ß" -> "ss", "ø" -> "o").
+func foldAccents(s string) string {
+	out, _, err := transform.String(accentFolder, s)
+	if err != nil {
+		out = s
+	}
+	return strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L", "đ", "d").Replace(out)
+}
