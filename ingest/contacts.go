@@ -410,7 +410,7 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 		for i, it := range batch {
 			c := it.c
 			if co, ok := byDomain[c.Domain]; ok {
-				SetEmployer(&c, co)
+				c.SetEmployer(co)
 			}
 			docs[i] = index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))}
 			rows[strconv.FormatInt(c.PersonaID, 10)] = it.row
@@ -463,14 +463,4 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 		l.Progress(st)
 	}
 	return st, nil
-}
-
-// SetEmployer copies a company's firmographics onto a contact.
-func SetEmployer(c *record.Contact, co record.Company) {
-	c.CompanyName = co.Name
-	c.Industry = co.Industries()
-	c.Employees = co.Employees
-	c.RevenueRange = co.RevenueRange
-	c.CompanyCountry = co.Address.Country
-	c.CompanyState = co.Address.State
 }

@@ -55,3 +55,13 @@ func (c *Contact) LinkedIn() string {
 	}
 	return ""
 }
+
+// SetEmployer copies a company's firmographics onto the contact.
+func (c *Contact) SetEmployer(co Company) {
+	c.CompanyName = co.Name
+	c.Industry = co.Industries()
+	c.Employees = co.Employees
+	c.RevenueRange = co.RevenueRange
+	c.CompanyCountry = co.Address.Country
+	c.CompanyState = co.Address.State
+}

@@ -869,3 +869,72 @@ func hasMobile(phones []string) bool {
 	}
 	return false
 }
+
+// refreshEmployersLocked copies re-indexed companies' firmographics onto
+// their contacts, so company filters on contacts see the new values. The
+// caller holds writeMu. Vectors are kept: they embed the contact's own
+// text, and its employer's industries only as they were at indexing.
+func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
+	x, err := e.contactIdx()
+	if err != nil {
+		return err
+	}
+	x.mu.RLock()
+	var touched []int64
+	for _, d := range docs {
+		if bm := x.post[index.DomainField][d.Company.Domain]; bm != nil {
+			it := bm.Iterator()
+			for it.HasNext() {
+				touched = append(touched, x.persona[it.Next()])
+			}
+		}
+	}
+	x.mu.RUnlock()
+	if len(touched) == 0 {
+		return nil
+	}
+	byDomain := make(map[string]*record.Company, len(docs))
+	for i := range docs {
+		byDomain[docs[i].Company.Domain] = &docs[i].Company
+	}
+	b := e.db.NewBatch()
+	type upd struct {
+		pid int64
+		en  cEntry
+	}
+	var ups []upd
+	var buf []byte
+	for _, pid := range touched {
+		c, err := e.contactProfile(pid)
+		if err != nil {
+			return fmt.Errorf("refresh contact %d: %w", pid, err)
+		}
+		co := byDomain[c.Domain]
+		if co == nil {
+			continue
+		}
+		c.SetEmployer(*co)
+		x.mu.RLock()
+		id := x.ids[pid]
+		vec := x.vector(id)
+		x.mu.RUnlock()
+		en := newCEntry(&c, vec)
+		js, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		buf = en.marshal(buf[:0])
+		b.Set(contactKey(prefixContactEntry, pid), buf, nil)
+		b.Set(contactKey(prefixContactProfile, pid), js, nil)
+		ups = append(ups, upd{pid: pid, en: en})
+	}
+	if err := b.Commit(e.writeOpts); err != nil {
+		return fmt.Errorf("refresh %d contacts: %w", len(ups), err)
+	}
+	x.mu.Lock()
+	for i := range ups {
+		x.place(ups[i].pid, &ups[i].en)
+	}
+	x.mu.Unlock()
+	return nil
+}

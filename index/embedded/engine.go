@@ -737,6 +737,9 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		e.apply(work[i].domain, &work[i].en, old)
 	}
 	e.mu.Unlock()
+	if err := e.refreshEmployersLocked(docs); err != nil {
+		return failed, err
+	}
 	return failed, nil
 }
 

@@ -29,6 +29,7 @@ func RunContacts(t *testing.T, open func(t *testing.T) ContactBackend) {
 		{"Filters", testContactFilters},
 		{"SearchByVector", testContactVectorSearch},
 		{"FilterOrderAndGrouping", testContactGrouping},
+		{"CompanyReindexRefreshesContacts", testEmployerRefresh},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := open(t)
@@ -262,5 +263,28 @@ func testContactGrouping(t *testing.T, e ContactBackend) {
 		if _, err := strconv.Atoi(strconv.FormatInt(h.Contact.PersonaID, 10)); err != nil || h.Similarity != 0 {
 			t.Errorf("filter-mode hit %+v", h)
 		}
+	}
+}
+
+func testEmployerRefresh(t *testing.T, e ContactBackend) {
+	ctx := context.Background()
+	loadContacts(t, e)
+	companies := Fixtures()
+	acme := companies[0]
+	if acme.Company.Domain != "acme.com" {
+		t.Fatalf("fixture order changed: %s", acme.Company.Domain)
+	}
+	acme.Company.Employees = "201-500"
+	acme.Company.Address.Country, acme.Company.Address.State = "CA", "CA-ON"
+	if _, err := e.UpsertCompanies(ctx, []index.CompanyDoc{acme}); err != nil {
+		t.Fatal(err)
+	}
+	e.Refresh(ctx)
+	assertContacts(t, e, index.And{index.Terms{Field: index.CountryField, Values: []string{"CA"}},
+		index.Terms{Field: index.EmployeesField, Values: []string{"201-500"}}}, 1, 2, 3)
+	assertContacts(t, e, index.Terms{Field: index.CountryField, Values: []string{"US"}})
+	got, _ := e.GetContacts(ctx, []int64{1})
+	if len(got) != 1 || got[0].CompanyState != "CA-ON" || got[0].CompanyName != "Acme Security" || got[0].Title != "Chief Technology Officer" {
+		t.Fatalf("refreshed contact %+v", got)
 	}
 }
