@@ -45,7 +45,9 @@ func TestContactsDiscover(t *testing.T) {
 	f := contactFixture(t)
 	// Filter mode: groups in rank order (seniority, connections), raw
 	// JSON keeps that order.
+	// No content type: curl -d style bodies are read as JSON.
 	req := httptest.NewRequest(http.MethodPost, "/v1/contacts/discover", strings.NewReader(`{"results_by_company": 2}`))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("X-API-Key", f.key)
 	res, _ := f.srv.App().Test(req, -1)
 	raw, _ := io.ReadAll(res.Body)

@@ -6,9 +6,11 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -65,6 +67,7 @@ func New(d Deps) *Server {
 		ErrorHandler:          fiberError,
 	})
 	app.Use(requestLog(d.Log))
+	app.Use(jsonBodies)
 
 	cfg := huma.DefaultConfig("Prospecting API", Version)
 	cfg.CreateHooks = nil // no $schema links injected into response bodies
@@ -150,6 +153,20 @@ func writeProblem(c *fiber.Ctx, status int, detail string) error {
 		Status: status,
 		Detail: detail,
 	})
+}
+
+// jsonBodies reads a JSON object posted without a JSON content type (curl
+// -d sends application/x-www-form-urlencoded) as JSON: every POST body of
+// this API is JSON, so the label adds nothing but a 415.
+func jsonBodies(c *fiber.Ctx) error {
+	if c.Method() == fiber.MethodPost {
+		ct := string(c.Request().Header.ContentType())
+		if (ct == "" || strings.HasPrefix(ct, fiber.MIMEApplicationForm) || strings.HasPrefix(ct, fiber.MIMETextPlain)) &&
+			bytes.HasPrefix(bytes.TrimSpace(c.Body()), []byte("{")) {
+			c.Request().Header.SetContentType(fiber.MIMEApplicationJSON)
+		}
+	}
+	return c.Next()
 }
 
 func requestLog(log zerolog.Logger) fiber.Handler {

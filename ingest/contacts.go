@@ -391,9 +391,11 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 		if len(batch) == 0 {
 			return nil
 		}
+		// Contacts that carry their employer (exports of this service, the
+		// demo corpus) skip the lookup; the company index wins otherwise.
 		var doms []string
 		for _, it := range batch {
-			if !slices.Contains(doms, it.c.Domain) {
+			if it.c.CompanyName == "" && !slices.Contains(doms, it.c.Domain) {
 				doms = append(doms, it.c.Domain)
 			}
 		}
@@ -409,7 +411,7 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 		rows := map[string]int{}
 		for i, it := range batch {
 			c := it.c
-			if co, ok := byDomain[c.Domain]; ok {
+			if co, ok := byDomain[c.Domain]; ok && c.CompanyName == "" {
 				c.SetEmployer(co)
 			}
 			docs[i] = index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))}

@@ -14,6 +14,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/record"
 )
 
 // progress draws a bar on a terminal and prints a line every few seconds
@@ -85,4 +86,52 @@ func indexIsEmpty(ctx context.Context, eng index.Engine) (bool, error) {
 		return false, err
 	}
 	return n == 0, nil
+}
+
+// demoContacts reads the contacts of the generator's companies in order,
+// at most limit of them (0: all).
+type demoContacts struct {
+	g       *demo.Generator
+	limit   int
+	company int
+	buf     []record.Contact
+	n       int
+}
+
+func (s *demoContacts) Next() (record.Contact, int, error) {
+	for len(s.buf) == 0 {
+		if s.company >= s.g.Len() || s.limit > 0 && s.n >= s.limit {
+			return record.Contact{}, 0, io.EOF
+		}
+		s.buf = s.g.ContactsOf(s.company)
+		s.company++
+	}
+	if s.limit > 0 && s.n >= s.limit {
+		return record.Contact{}, 0, io.EOF
+	}
+	c := s.buf[0]
+	s.buf = s.buf[1:]
+	s.n++
+	return c, s.n, nil
+}
+
+func (s *demoContacts) Close() error { return nil }
+
+// loadDemoContacts loads up to limit (0: all) contacts of the demo
+// companies into eng's contact index.
+func loadDemoContacts(ctx context.Context, eng index.Engine, n int, seed int64, limit int) (ingest.Stats, time.Duration, error) {
+	ce, ok := eng.(index.ContactEngine)
+	if !ok {
+		return ingest.Stats{}, 0, fmt.Errorf("the %s engine has no contact index yet", eng.Name())
+	}
+	g := demo.New(demo.Options{Companies: n, Seed: seed})
+	p := newProgress("demo contacts", limit)
+	l := &ingest.ContactLoader{Contacts: ce, Companies: eng, Progress: p.update, Rejects: io.Discard}
+	start := time.Now()
+	st, err := l.Load(ctx, &demoContacts{g: g, limit: limit})
+	p.finish()
+	if err != nil {
+		return st, time.Since(start), fmt.Errorf("load demo contacts: %w", err)
+	}
+	return st, time.Since(start), eng.Refresh(ctx)
 }

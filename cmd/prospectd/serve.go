@@ -69,6 +69,13 @@ func runServe(ctx context.Context, args []string) error {
 				return err
 			}
 			log.Info().Int("indexed", s.Indexed).Dur("took", took).Msg("demo corpus loaded")
+			if _, ok := eng.(index.ContactEngine); ok {
+				cs, took, err := loadDemoContacts(ctx, eng, *demoN, int64(*seed), 0)
+				if err != nil {
+					return err
+				}
+				log.Info().Int("indexed", cs.Indexed).Dur("took", took).Msg("demo contacts loaded")
+			}
 		}
 	}
 	// Refuse to serve vectors made by another embedder than this binary's.
@@ -96,6 +103,18 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	log.Info().Str("addr", *addr).Str("engine", eng.Name()).Int("companies", n).Str("base_url", base).
 		Dur("ready_in", time.Since(started)).Msg("serving")
+	if cl, ok := eng.(interface{ LoadContacts() error }); ok {
+		// The contact index loads in the background; a contact request
+		// arriving first waits for it.
+		go func() {
+			t := time.Now()
+			if err := cl.LoadContacts(); err != nil {
+				log.Error().Err(err).Msg("load contact index")
+				return
+			}
+			log.Info().Dur("took", time.Since(t)).Msg("contact index loaded")
+		}()
+	}
 	return srv.Listen(ctx, *addr)
 }
 
