@@ -1,6 +1,6 @@
 // Package mappings owns the Elasticsearch index definitions: versioned JSON
-// files embedded in the binary (companies-vN.json is a composable index
-// template body, meta-vN.json a create-index body), rendered with
+// files embedded in the binary (companies-vN.json and contacts-vN.json are
+// composable index template bodies, meta-vN.json a create-index body), rendered with
 // text/template for the values only known at run time (index pattern, vector
 // dimension, shard count).
 //
@@ -25,6 +25,7 @@ var files embed.FS
 // Current versions of the embedded definitions.
 const (
 	CompaniesVersion = 1
+	ContactsVersion  = 1
 	MetaVersion      = 1
 )
 
@@ -53,19 +54,53 @@ func Companies(p CompaniesParams) ([]byte, error) {
 
 // CompaniesVersioned renders the companies template of a given version.
 func CompaniesVersioned(version int, p CompaniesParams) ([]byte, error) {
+	p, err := p.check()
+	if err != nil {
+		return nil, err
+	}
+	return render(fmt.Sprintf("companies-v%d.json", version), p)
+}
+
+// check validates the parameters and fills the defaults.
+func (p CompaniesParams) check() (CompaniesParams, error) {
 	if p.IndexPattern == "" {
-		return nil, fmt.Errorf("%w: empty index pattern", ErrParams)
+		return p, fmt.Errorf("%w: empty index pattern", ErrParams)
 	}
 	if p.Dims < 1 || p.Dims > MaxDims {
-		return nil, fmt.Errorf("%w: vector dimension %d outside 1..%d", ErrParams, p.Dims, MaxDims)
+		return p, fmt.Errorf("%w: vector dimension %d outside 1..%d", ErrParams, p.Dims, MaxDims)
 	}
 	if p.Shards == 0 {
 		p.Shards = 1
 	}
 	if p.Shards < 0 {
-		return nil, fmt.Errorf("%w: %d shards", ErrParams, p.Shards)
+		return p, fmt.Errorf("%w: %d shards", ErrParams, p.Shards)
 	}
-	return render(fmt.Sprintf("companies-v%d.json", version), p)
+	return p, nil
+}
+
+// ContactsParams fill the contacts index template: the concrete index
+// names it applies to (for example "prospect-contacts-v*"), the
+// dense_vector dimension (the companies one: contacts and companies are
+// embedded by the same embedder) and the primary shard count (0 means 1).
+type ContactsParams struct {
+	IndexPattern string
+	Dims         int
+	Shards       int
+}
+
+// Contacts returns the contacts index template body of the current
+// version, rendered with p.
+func Contacts(p ContactsParams) ([]byte, error) {
+	return ContactsVersioned(ContactsVersion, p)
+}
+
+// ContactsVersioned renders the contacts template of a given version.
+func ContactsVersioned(version int, p ContactsParams) ([]byte, error) {
+	c, err := CompaniesParams(p).check()
+	if err != nil {
+		return nil, err
+	}
+	return render(fmt.Sprintf("contacts-v%d.json", version), ContactsParams(c))
 }
 
 // Meta returns the create-index body of the metadata index.

@@ -144,3 +144,68 @@ func TestMeta(t *testing.T) {
 		t.Errorf("model chunks must be a binary field without doc values: %+v", data)
 	}
 }
+
+func TestContactsRenders(t *testing.T) {
+	b, err := Contacts(ContactsParams{IndexPattern: "prospect-contacts-v*", Dims: 256, Shards: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type field struct {
+		Type       string `json:"type"`
+		Analyzer   string `json:"analyzer"`
+		Dims       int    `json:"dims"`
+		Index      *bool  `json:"index"`
+		Similarity string `json:"similarity"`
+	}
+	var tmpl struct {
+		IndexPatterns []string `json:"index_patterns"`
+		Priority      int      `json:"priority"`
+		Meta          struct {
+			MappingVersion int `json:"mapping_version"`
+		} `json:"_meta"`
+		Template struct {
+			Settings struct {
+				Index struct {
+					Shards int `json:"number_of_shards"`
+				} `json:"index"`
+			} `json:"settings"`
+			Mappings struct {
+				Dynamic    bool             `json:"dynamic"`
+				Properties map[string]field `json:"properties"`
+			} `json:"mappings"`
+		} `json:"template"`
+	}
+	if err := json.Unmarshal(b, &tmpl); err != nil {
+		t.Fatalf("rendered template does not decode: %v", err)
+	}
+	if len(tmpl.IndexPatterns) != 1 || tmpl.IndexPatterns[0] != "prospect-contacts-v*" || tmpl.Priority <= 100 {
+		t.Errorf("index_patterns %q priority %d", tmpl.IndexPatterns, tmpl.Priority)
+	}
+	if tmpl.Meta.MappingVersion != ContactsVersion || tmpl.Template.Settings.Index.Shards != 3 || tmpl.Template.Mappings.Dynamic {
+		t.Errorf("version %d shards %d dynamic %v", tmpl.Meta.MappingVersion, tmpl.Template.Settings.Index.Shards, tmpl.Template.Mappings.Dynamic)
+	}
+	props := tmpl.Template.Mappings.Properties
+	if v := props["vector"]; v.Type != "dense_vector" || v.Dims != 256 || v.Index == nil || !*v.Index || v.Similarity != "cosine" {
+		t.Errorf("vector = %+v", v)
+	}
+	for name, typ := range map[string]string{"persona_id": "long", "domain": "keyword", "seniority_rank": "byte",
+		"connections": "integer", "jobstart_date": "date", "title": "text", "name_folded": "wildcard", "has_mobile": "boolean"} {
+		if props[name].Type != typ {
+			t.Errorf("%s mapped as %q, want %q", name, props[name].Type, typ)
+		}
+	}
+	if props["title"].Analyzer != "prospect_folding" {
+		t.Errorf("title analyzer %q", props["title"].Analyzer)
+	}
+	if _, err := Contacts(ContactsParams{IndexPattern: "p", Dims: 0}); !errors.Is(err, ErrParams) {
+		t.Errorf("zero dims: %v", err)
+	}
+	if _, err := ContactsVersioned(ContactsVersion+1, ContactsParams{IndexPattern: "p", Dims: 8}); err == nil {
+		t.Error("an unknown version rendered")
+	}
+	for v := 1; v <= ContactsVersion; v++ {
+		if _, err := ContactsVersioned(v, ContactsParams{IndexPattern: "p-v*", Dims: 3}); err != nil {
+			t.Errorf("contacts-v%d: %v", v, err)
+		}
+	}
+}

@@ -130,9 +130,10 @@ func TestInferEmailPattern(t *testing.T) {
 		c("Bob Stone", "bob.stone@acme.com", false),
 		c("Jürgen Müller", "jurgen.muller@acme.com", false),
 		c("Cleo Park", "cpark@acme.com", false),
+		c("Ayşe Yılmaz", "ayse.yilmaz@acme.com", false),
 		c("Other Domain", "other.domain@gmail.com", true),
 	})
-	if p.Pattern != "{first}.{last}@acme.com" || p.Guess != "jane.doe@acme.com" || p.Confidence != 0.67 {
+	if p.Pattern != "{first}.{last}@acme.com" || p.Guess != "jane.doe@acme.com" || p.Confidence != 0.71 {
 		t.Fatalf("%+v", p)
 	}
 	if p := InferEmailPattern("acme.com", nil); p.Pattern != "" || p.Confidence != 0 {

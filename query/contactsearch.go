@@ -456,5 +456,5 @@ func foldAccents(s string) string {
 	if err != nil {
 		out = s
 	}
-	return strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L", "đ", "d").Replace(out)
+	return strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L", "đ", "d", "ı", "i", "İ", "I").Replace(out)
 }

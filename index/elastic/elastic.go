@@ -9,6 +9,9 @@
 //	_index_template/prospect-companies   template for prospect-companies-v*
 //	prospect-companies                   alias every read and write goes through
 //	prospect-companies-v1                the concrete index (next: -v2 after Reindex)
+//	_index_template/prospect-contacts    template for prospect-contacts-v*
+//	prospect-contacts                    alias of the contact index (contacts.go)
+//	prospect-contacts-v1                 its concrete index (next: -v2 after ReindexContacts)
 //	prospect-meta                        embedder metadata and model chunks
 //
 // Writes are visible to searches after Refresh or the index refresh interval
@@ -74,17 +77,21 @@ type Engine struct {
 	alias     string // <prefix>-companies, what reads and writes address
 	template  string // index template name
 	metaIndex string // <prefix>-meta
-	dim       int
-	shards    int
-	closeOnce sync.Once
-	closeErr  error
+	// contactsAlias (<prefix>-contacts) and contactsTemplate are the
+	// contact index's; same layout, same vector dimension.
+	contactsAlias    string
+	contactsTemplate string
+	dim              int
+	shards           int
+	closeOnce        sync.Once
+	closeErr         error
 }
 
 var prefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
 // New connects to the cluster, checks it runs Elasticsearch 8 (8.8 or later),
-// installs (or updates) the companies index template, makes sure the
-// companies alias points at a concrete index whose vector dimension is
+// installs (or updates) the companies and contacts index templates, makes
+// sure each alias points at a concrete index whose vector dimension is
 // cfg.Dimension, and creates the metadata index when missing. Several
 // processes may run New at once.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
@@ -130,6 +137,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		metaIndex: prefix + "-meta",
 		dim:       cfg.Dimension,
 		shards:    cfg.Shards,
+
+		contactsAlias:    prefix + "-contacts",
+		contactsTemplate: prefix + "-contacts",
 	}
 	if err := e.setup(ctx); err != nil {
 		e.Close()
@@ -142,22 +152,39 @@ func (e *Engine) setup(ctx context.Context) error {
 	if err := e.checkVersion(ctx); err != nil {
 		return err
 	}
-	if err := e.installTemplate(ctx); err != nil {
-		return err
-	}
-	live, err := e.ensureAlias(ctx)
-	if err != nil {
-		return err
-	}
-	dims, err := e.vectorDims(ctx, live)
-	if err != nil {
-		return err
-	}
-	if dims != e.dim {
-		return fmt.Errorf("elasticsearch: %w: index %s holds %d-dim vectors, configured dimension is %d "+
-			"(vectors of another dimension need a re-ingest into a new prefix)", index.ErrVectorMismatch, live, dims, e.dim)
+	for _, kind := range []indexKind{e.companies(), e.contacts()} {
+		if err := e.installTemplateOf(ctx, kind); err != nil {
+			return err
+		}
+		live, err := e.ensureAliasOf(ctx, kind.alias)
+		if err != nil {
+			return err
+		}
+		dims, err := e.vectorDims(ctx, live)
+		if err != nil {
+			return err
+		}
+		if dims != e.dim {
+			return fmt.Errorf("elasticsearch: %w: index %s holds %d-dim vectors, configured dimension is %d "+
+				"(vectors of another dimension need a re-ingest into a new prefix)", index.ErrVectorMismatch, live, dims, e.dim)
+		}
 	}
 	return e.ensureMetaIndex(ctx)
+}
+
+// indexKind is one of the two versioned, aliased indices (companies,
+// contacts): its alias, its template's name and body.
+type indexKind struct {
+	alias, template string
+	body            func() ([]byte, error)
+}
+
+func (e *Engine) companies() indexKind {
+	return indexKind{alias: e.alias, template: e.template, body: e.templateBody}
+}
+
+func (e *Engine) contacts() indexKind {
+	return indexKind{alias: e.contactsAlias, template: e.contactsTemplate, body: e.contactsTemplateBody}
 }
 
 // Name implements index.Engine.
@@ -191,9 +218,9 @@ func (e *Engine) Health(ctx context.Context) error {
 	return nil
 }
 
-// Refresh implements index.Engine.
+// Refresh implements index.Engine, for the companies and the contacts.
 func (e *Engine) Refresh(ctx context.Context) error {
-	return e.call(ctx, "refresh "+e.alias, esapi.IndicesRefreshRequest{Index: []string{e.alias}}, nil)
+	return e.call(ctx, "refresh "+e.alias+", "+e.contactsAlias, esapi.IndicesRefreshRequest{Index: []string{e.alias, e.contactsAlias}}, nil)
 }
 
 func (e *Engine) checkVersion(ctx context.Context) error {
@@ -228,23 +255,31 @@ func (e *Engine) templateBody() ([]byte, error) {
 	return mappings.Companies(mappings.CompaniesParams{IndexPattern: e.alias + "-v*", Dims: e.dim, Shards: e.shards})
 }
 
+func (e *Engine) contactsTemplateBody() ([]byte, error) {
+	return mappings.Contacts(mappings.ContactsParams{IndexPattern: e.contactsAlias + "-v*", Dims: e.dim, Shards: e.shards})
+}
+
 // installTemplate puts the current companies template; it only shapes
 // indices created afterwards (a new generation), never the live one.
 func (e *Engine) installTemplate(ctx context.Context) error {
-	body, err := e.templateBody()
+	return e.installTemplateOf(ctx, e.companies())
+}
+
+func (e *Engine) installTemplateOf(ctx context.Context, kind indexKind) error {
+	body, err := kind.body()
 	if err != nil {
 		return fmt.Errorf("elasticsearch: %w", err)
 	}
-	return e.call(ctx, "put index template "+e.template,
-		esapi.IndicesPutIndexTemplateRequest{Name: e.template, Body: bytes.NewReader(body)}, nil)
+	return e.call(ctx, "put index template "+kind.template,
+		esapi.IndicesPutIndexTemplateRequest{Name: kind.template, Body: bytes.NewReader(body)}, nil)
 }
 
-// generationIndex names generation n of the companies index.
-func (e *Engine) generationIndex(n int) string { return fmt.Sprintf("%s-v%d", e.alias, n) }
+// generationIndex names generation n of the index behind alias.
+func generationIndex(alias string, n int) string { return fmt.Sprintf("%s-v%d", alias, n) }
 
 // generationOf parses the generation number of a concrete index name.
-func (e *Engine) generationOf(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, e.alias+"-v")
+func generationOf(alias, name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, alias+"-v")
 	if !ok {
 		return 0, false
 	}
@@ -252,11 +287,15 @@ func (e *Engine) generationOf(name string) (int, bool) {
 	return n, err == nil && n > 0 && strconv.Itoa(n) == rest
 }
 
-// liveIndex returns the concrete index behind the alias, "" when the alias
+// liveIndex returns the concrete index behind the companies alias, ""
+// when the alias does not exist.
+func (e *Engine) liveIndex(ctx context.Context) (string, error) { return e.liveIndexOf(ctx, e.alias) }
+
+// liveIndexOf returns the concrete index behind alias, "" when the alias
 // does not exist.
-func (e *Engine) liveIndex(ctx context.Context) (string, error) {
+func (e *Engine) liveIndexOf(ctx context.Context, alias string) (string, error) {
 	var byIndex map[string]json.RawMessage
-	err := e.call(ctx, "get alias "+e.alias, esapi.IndicesGetAliasRequest{Name: []string{e.alias}}, &byIndex)
+	err := e.call(ctx, "get alias "+alias, esapi.IndicesGetAliasRequest{Name: []string{alias}}, &byIndex)
 	if isStatus(err, 404) {
 		return "", nil
 	}
@@ -275,19 +314,19 @@ func (e *Engine) liveIndex(ctx context.Context) (string, error) {
 	for name := range byIndex {
 		names = append(names, name)
 	}
-	return "", fmt.Errorf("elasticsearch: alias %s points at %d indices %v; it must point at one (fix with the _aliases API)", e.alias, len(names), names)
+	return "", fmt.Errorf("elasticsearch: alias %s points at %d indices %v; it must point at one (fix with the _aliases API)", alias, len(names), names)
 }
 
-// ensureAlias makes the alias point at a concrete index, creating
+// ensureAliasOf makes the alias point at a concrete index, creating
 // generation 1 with the alias when neither exists. A concurrent New may win
 // the creation; then the alias is found on the second look.
-func (e *Engine) ensureAlias(ctx context.Context) (string, error) {
-	live, err := e.liveIndex(ctx)
+func (e *Engine) ensureAliasOf(ctx context.Context, alias string) (string, error) {
+	live, err := e.liveIndexOf(ctx, alias)
 	if err != nil || live != "" {
 		return live, err
 	}
-	first := e.generationIndex(1)
-	body, _ := json.Marshal(createWithAlias{Aliases: map[string]struct{}{e.alias: {}}})
+	first := generationIndex(alias, 1)
+	body, _ := json.Marshal(createWithAlias{Aliases: map[string]struct{}{alias: {}}})
 	err = e.call(ctx, "create index "+first, esapi.IndicesCreateRequest{Index: first, Body: bytes.NewReader(body)}, nil)
 	switch {
 	case err == nil:
@@ -295,12 +334,12 @@ func (e *Engine) ensureAlias(ctx context.Context) (string, error) {
 	case !isType(err, "resource_already_exists_exception"):
 		return "", err
 	}
-	if live, err = e.liveIndex(ctx); err != nil || live != "" {
+	if live, err = e.liveIndexOf(ctx, alias); err != nil || live != "" {
 		return live, err
 	}
 	// The index exists without the alias (created by hand, or the alias was
 	// removed): attach it.
-	if err := e.updateAliases(ctx, aliasActions{Actions: []aliasAction{{Add: &aliasRef{Index: first, Alias: e.alias}}}}); err != nil {
+	if err := e.updateAliases(ctx, aliasActions{Actions: []aliasAction{{Add: &aliasRef{Index: first, Alias: alias}}}}); err != nil {
 		return "", err
 	}
 	return first, nil

@@ -59,7 +59,7 @@ func openLive(t *testing.T, url string) *Engine {
 }
 
 // dropLayout deletes every index of the engine's prefix by name (clusters
-// refuse wildcard deletes by default) and its template.
+// refuse wildcard deletes by default) and its templates.
 func dropLayout(t *testing.T, e *Engine) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -77,8 +77,10 @@ func dropLayout(t *testing.T, e *Engine) {
 			t.Errorf("cleanup: %v", err)
 		}
 	}
-	if err := e.call(ctx, "delete test template", esapi.IndicesDeleteIndexTemplateRequest{Name: e.template}, nil); err != nil {
-		t.Errorf("cleanup: %v", err)
+	for _, name := range []string{e.template, e.contactsTemplate} {
+		if err := e.call(ctx, "delete test template", esapi.IndicesDeleteIndexTemplateRequest{Name: name}, nil); err != nil {
+			t.Errorf("cleanup: %v", err)
+		}
 	}
 }
 
@@ -88,6 +90,39 @@ func TestConformance(t *testing.T) {
 	// than one per subtest.
 	openLive(t, url)
 	enginetest.RunAll(t, func(t *testing.T) index.Engine { return openLive(t, url) })
+}
+
+// TestContactConformance runs the contact suite (ranking, grouping, every
+// contact filter, the employer refresh by _update_by_query) on the cluster.
+func TestContactConformance(t *testing.T) {
+	url := liveURL(t)
+	openLive(t, url)
+	enginetest.RunContacts(t, func(t *testing.T) enginetest.ContactBackend { return openLive(t, url) })
+}
+
+// TestLiveContactsReindex moves the contacts alias to a second generation
+// and checks the contacts are served from it.
+func TestLiveContactsReindex(t *testing.T) {
+	e := openLive(t, liveURL(t))
+	ctx := context.Background()
+	docs := enginetest.ContactFixtures()
+	if failed, err := e.UpsertContacts(ctx, docs); err != nil || len(failed) > 0 {
+		t.Fatalf("UpsertContacts: %v %v", failed, err)
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.ReindexContacts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.To != e.contactsAlias+"-v2" || res.Documents != len(docs) {
+		t.Fatalf("ReindexContacts = %+v", res)
+	}
+	n, err := e.CountContacts(ctx, index.Phrase{Field: index.NameField, Text: "mull"})
+	if err != nil || n != 1 {
+		t.Fatalf("count through the new generation = %d, %v", n, err)
+	}
 }
 
 // TestLiveMetaLargeModel stores a model of several chunks on the cluster.

@@ -520,8 +520,8 @@ func TestHealthAndRefresh(t *testing.T) {
 	if err := e.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.requests("POST /t-companies/_refresh")) != 1 {
-		t.Fatal("refresh did not address the alias")
+	if len(f.requests("POST /t-companies,t-contacts/_refresh")) != 1 {
+		t.Fatalf("refresh did not address both aliases: %v", f.requests("POST"))
 	}
 }
 

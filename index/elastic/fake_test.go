@@ -15,7 +15,7 @@ import (
 
 // fakeES answers the storage-level Elasticsearch APIs this package uses
 // (info, templates, indices, aliases, mappings, _bulk, _mget, _doc,
-// _reindex, _tasks) on loopback, in Elasticsearch's wire format, keeping
+// _reindex, _tasks, _update_by_query) on loopback, in Elasticsearch's wire format, keeping
 // documents in memory. It evaluates no queries: _search and _count go to
 // the onSearch hook, which tests set to check the request and return a
 // canned answer. The real-cluster run is elastic_test.go's conformance suite.
@@ -41,6 +41,9 @@ type fakeES struct {
 	onSearch func(endpoint string, body []byte) (status int, answer any)
 	// onReindex runs while a reindex task copies (to simulate writes).
 	onReindex func()
+	// onUpdateByQuery may answer an _update_by_query instead of the
+	// simulation of the employer script (status 0 lets it through).
+	onUpdateByQuery func(body []byte) (status int, answer any)
 }
 
 func newFakeES(t *testing.T) *fakeES {
@@ -150,6 +153,8 @@ func (f *fakeES) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		status, ans := f.onSearch(parts[1], body)
 		reply(w, status, ans)
+	case len(parts) == 2 && parts[1] == "_update_by_query":
+		f.updateByQuery(w, parts[0], body)
 	case len(parts) == 2 && parts[1] == "_refresh":
 		reply(w, 200, map[string]any{"_shards": map[string]int{"total": 1, "successful": 1}})
 	default:
@@ -343,6 +348,77 @@ func (f *fakeES) reindex(w http.ResponseWriter, body []byte) {
 		f.onReindex()
 	}
 	reply(w, 200, map[string]any{"task": "fakenode:42"})
+}
+
+// updateByQuery simulates the employer refresh (employerScript) in Go: the
+// documents whose domain is in the terms query get params.employers[domain]
+// set, null values removed. It checks the request's shape, not painless.
+func (f *fakeES) updateByQuery(w http.ResponseWriter, target string, body []byte) {
+	if f.onUpdateByQuery != nil {
+		if status, ans := f.onUpdateByQuery(body); status != 0 {
+			reply(w, status, ans)
+			return
+		}
+	}
+	var req struct {
+		Query struct {
+			Terms map[string][]string `json:"terms"`
+		} `json:"query"`
+		Script struct {
+			Lang   string `json:"lang"`
+			Source string `json:"source"`
+			Params struct {
+				Employers map[string]map[string]json.RawMessage `json:"employers"`
+			} `json:"params"`
+		} `json:"script"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || req.Script.Lang != "painless" || req.Script.Source != employerScript || len(req.Query.Terms["domain"]) == 0 {
+		reply(w, 400, esErr("parse_exception", fmt.Sprintf("unexpected update by query %s (%v)", body, err), 400))
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	idx := f.resolve(target)
+	store, ok := f.docs[idx]
+	if !ok {
+		reply(w, 404, esErr("index_not_found_exception", "no such index ["+target+"]", 404))
+		return
+	}
+	domains := map[string]bool{}
+	for _, d := range req.Query.Terms["domain"] {
+		domains[d] = true
+	}
+	total, updated, noops := 0, 0, 0
+	for id, src := range store {
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(src, &doc); err != nil {
+			panic(err)
+		}
+		var domain string
+		_ = json.Unmarshal(doc["domain"], &domain)
+		if !domains[domain] {
+			continue
+		}
+		total++
+		fields := req.Script.Params.Employers[domain]
+		before, _ := json.Marshal(doc)
+		for k, v := range fields {
+			if string(v) == "null" {
+				delete(doc, k)
+			} else {
+				doc[k] = v
+			}
+		}
+		after, _ := json.Marshal(doc)
+		if bytes.Equal(before, after) {
+			noops++
+			continue
+		}
+		store[id] = after
+		updated++
+	}
+	reply(w, 200, map[string]any{"took": 1, "timed_out": false, "total": total, "updated": updated, "noops": noops,
+		"version_conflicts": 0, "failures": []any{}})
 }
 
 func splitList(s string) []string {

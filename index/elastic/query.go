@@ -70,8 +70,11 @@ type esQuery struct {
 	Range      *rangeQuery      `json:"range,omitempty"`
 	Exists     *existsQuery     `json:"exists,omitempty"`
 	MultiMatch *multiMatchQuery `json:"multi_match,omitempty"`
-	MatchAll   *struct{}        `json:"match_all,omitempty"`
-	MatchNone  *struct{}        `json:"match_none,omitempty"`
+	// MatchPhrase and Wildcard serve the contact filters (contactquery.go).
+	MatchPhrase *matchPhraseQuery `json:"match_phrase,omitempty"`
+	Wildcard    *wildcardQuery    `json:"wildcard,omitempty"`
+	MatchAll    *struct{}         `json:"match_all,omitempty"`
+	MatchNone   *struct{}         `json:"match_none,omitempty"`
 }
 
 type boolQuery struct {
@@ -158,10 +161,70 @@ func translate(f index.Filter) (esQuery, error) {
 	return translateNode(f)
 }
 
-func translateNode(f index.Filter) (esQuery, error) {
+func translateNode(f index.Filter) (esQuery, error) { return translateTree(f, companyLeaf) }
+
+// translateTree translates the boolean structure of a filter tree (nil,
+// And, Or, Not) and hands every other node to leaf, which knows the
+// fields of one index.
+func translateTree(f index.Filter, leaf func(index.Filter) (esQuery, error)) (esQuery, error) {
 	switch n := f.(type) {
 	case nil:
 		return matchAll(), nil
+	case index.And:
+		if len(n) == 0 {
+			return matchAll(), nil
+		}
+		var b boolQuery
+		for _, c := range n {
+			// Not children become must_not clauses of this bool rather than
+			// a nested bool each.
+			if not, ok := c.(index.Not); ok {
+				q, err := translateTree(not.Filter, leaf)
+				if err != nil {
+					return esQuery{}, err
+				}
+				b.MustNot = append(b.MustNot, q)
+				continue
+			}
+			q, err := translateTree(c, leaf)
+			if err != nil {
+				return esQuery{}, err
+			}
+			b.Filter = append(b.Filter, q)
+		}
+		if len(b.Filter) == 1 && len(b.MustNot) == 0 {
+			return b.Filter[0], nil
+		}
+		return esQuery{Bool: &b}, nil
+	case index.Or:
+		if len(n) == 0 {
+			return matchNone(), nil
+		}
+		if len(n) == 1 {
+			return translateTree(n[0], leaf)
+		}
+		b := boolQuery{MinimumShouldMatch: 1}
+		for _, c := range n {
+			q, err := translateTree(c, leaf)
+			if err != nil {
+				return esQuery{}, err
+			}
+			b.Should = append(b.Should, q)
+		}
+		return esQuery{Bool: &b}, nil
+	case index.Not:
+		q, err := translateTree(n.Filter, leaf)
+		if err != nil {
+			return esQuery{}, err
+		}
+		return esQuery{Bool: &boolQuery{MustNot: []esQuery{q}}}, nil
+	}
+	return leaf(f)
+}
+
+// companyLeaf translates a leaf of a company filter.
+func companyLeaf(f index.Filter) (esQuery, error) {
+	switch n := f.(type) {
 	case index.Terms:
 		field, ok := termsFields[n.Field]
 		if !ok {
@@ -230,54 +293,6 @@ func translateNode(f index.Filter) (esQuery, error) {
 		// matches no document (zero_terms_query "none"), as the embedded
 		// engine does.
 		return esQuery{MultiMatch: &multiMatchQuery{Query: n.Text, Type: "phrase", Fields: phraseFields}}, nil
-	case index.And:
-		if len(n) == 0 {
-			return matchAll(), nil
-		}
-		var b boolQuery
-		for _, c := range n {
-			// Not children become must_not clauses of this bool rather than
-			// a nested bool each.
-			if not, ok := c.(index.Not); ok {
-				q, err := translateNode(not.Filter)
-				if err != nil {
-					return esQuery{}, err
-				}
-				b.MustNot = append(b.MustNot, q)
-				continue
-			}
-			q, err := translateNode(c)
-			if err != nil {
-				return esQuery{}, err
-			}
-			b.Filter = append(b.Filter, q)
-		}
-		if len(b.Filter) == 1 && len(b.MustNot) == 0 {
-			return b.Filter[0], nil
-		}
-		return esQuery{Bool: &b}, nil
-	case index.Or:
-		if len(n) == 0 {
-			return matchNone(), nil
-		}
-		if len(n) == 1 {
-			return translateNode(n[0])
-		}
-		b := boolQuery{MinimumShouldMatch: 1}
-		for _, c := range n {
-			q, err := translateNode(c)
-			if err != nil {
-				return esQuery{}, err
-			}
-			b.Should = append(b.Should, q)
-		}
-		return esQuery{Bool: &b}, nil
-	case index.Not:
-		q, err := translateNode(n.Filter)
-		if err != nil {
-			return esQuery{}, err
-		}
-		return esQuery{Bool: &boolQuery{MustNot: []esQuery{q}}}, nil
 	}
 	return esQuery{}, fmt.Errorf("%w: filter node %T", index.ErrUnsupported, f)
 }

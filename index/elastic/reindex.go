@@ -37,20 +37,33 @@ var reindexPoll = 2 * time.Second
 // and Reindex fails with ErrReindexDiverged without swapping. Vectors are
 // copied as they are, so the vector dimension cannot change this way.
 func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
-	from, err := e.liveIndex(ctx)
+	return e.reindex(ctx, e.companies())
+}
+
+// ReindexContacts does for the contact index what Reindex does for the
+// companies: a new generation from the current contacts template, a copy,
+// a count check and an atomic alias swap. Stop contact and company
+// ingestion first (a company write updates its contacts' employer fields).
+func (e *Engine) ReindexContacts(ctx context.Context) (ReindexResult, error) {
+	return e.reindex(ctx, e.contacts())
+}
+
+func (e *Engine) reindex(ctx context.Context, kind indexKind) (ReindexResult, error) {
+	alias := kind.alias
+	from, err := e.liveIndexOf(ctx, alias)
 	if err != nil {
 		return ReindexResult{}, err
 	}
 	if from == "" {
-		return ReindexResult{}, fmt.Errorf("elasticsearch: alias %s is missing", e.alias)
+		return ReindexResult{}, fmt.Errorf("elasticsearch: alias %s is missing", alias)
 	}
-	gen, ok := e.generationOf(from)
+	gen, ok := generationOf(alias, from)
 	if !ok {
-		return ReindexResult{}, fmt.Errorf("elasticsearch: live index %s is not named %s-v<N>", from, e.alias)
+		return ReindexResult{}, fmt.Errorf("elasticsearch: live index %s is not named %s-v<N>", from, alias)
 	}
-	to := e.generationIndex(gen + 1)
+	to := generationIndex(alias, gen+1)
 	res := ReindexResult{From: from, To: to}
-	if err := e.installTemplate(ctx); err != nil {
+	if err := e.installTemplateOf(ctx, kind); err != nil {
 		return res, err
 	}
 	if err := e.call(ctx, "create index "+to, esapi.IndicesCreateRequest{Index: to}, nil); err != nil {
@@ -80,8 +93,8 @@ func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
 		return res, fmt.Errorf("elasticsearch: %w: %s has %d documents, %s %d; alias not moved", ErrReindexDiverged, from, nFrom, to, nTo)
 	}
 	res.Documents = nTo
-	if err := e.updateAliases(ctx, swapAlias(e.alias, from, to)); err != nil {
-		return res, fmt.Errorf("elasticsearch: move alias %s to %s: %w", e.alias, to, err)
+	if err := e.updateAliases(ctx, swapAlias(alias, from, to)); err != nil {
+		return res, fmt.Errorf("elasticsearch: move alias %s to %s: %w", alias, to, err)
 	}
 	return res, nil
 }

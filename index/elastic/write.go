@@ -71,14 +71,14 @@ type bulkResult struct {
 	reason string // set for a failed item
 }
 
-// runBulk sends ops with one action through an esutil.BulkIndexer and
+// runBulk sends ops with one action to target (an alias) through an esutil.BulkIndexer and
 // returns one result per op. err is set when a request as a whole failed
 // (transport error, non-2xx answer, unreadable response) or the indexer's
 // counters disagree with the results seen: then some items' fate is unknown.
-func (e *Engine) runBulk(ctx context.Context, action string, ops []bulkOp) ([]bulkResult, error) {
+func (e *Engine) runBulk(ctx context.Context, target, action string, ops []bulkOp) ([]bulkResult, error) {
 	var out []bulkResult
 	for attempt := 1; len(ops) > 0; attempt++ {
-		res, err := e.bulkOnce(ctx, action, ops)
+		res, err := e.bulkOnce(ctx, target, action, ops)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +102,7 @@ func (e *Engine) runBulk(ctx context.Context, action string, ops []bulkOp) ([]bu
 	return out, nil
 }
 
-func (e *Engine) bulkOnce(ctx context.Context, action string, ops []bulkOp) ([]bulkResult, error) {
+func (e *Engine) bulkOnce(ctx context.Context, target, action string, ops []bulkOp) ([]bulkResult, error) {
 	size := 0
 	for _, op := range ops {
 		size += len(op.body) + len(op.id) + 32
@@ -122,7 +122,7 @@ func (e *Engine) bulkOnce(ctx context.Context, action string, ops []bulkOp) ([]b
 	}
 	bi, err := esutil.NewBulkIndexer(esutil.BulkIndexerConfig{
 		Client:     e.es,
-		Index:      e.alias,
+		Index:      target,
 		NumWorkers: min(maxBulkWorkers, 1+size/flushBytes),
 		FlushBytes: flushBytes,
 		// The alias must exist: without it a write would auto-create a
@@ -206,6 +206,8 @@ func itemReason(r esutil.BulkIndexerResponseItem) string {
 // refused without a round trip), then written with the bulk index action
 // and _id = domain. Of several documents with one domain the last wins, as
 // the bulk requests of one call may run in parallel and in any order.
+// The contacts at the written domains then get the new firmographics
+// (refreshEmployers, an _update_by_query on the contact index).
 func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) ([]index.DocError, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -244,14 +246,28 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	if len(ops) == 0 {
 		return failed, nil
 	}
-	results, err := e.runBulk(ctx, "index", ops)
+	results, err := e.runBulk(ctx, e.alias, "index", ops)
 	if err != nil {
 		return failed, err
 	}
+	written := make(map[string]bool, len(results))
 	for _, r := range results {
 		if r.reason != "" || r.status > 201 {
 			failed = append(failed, index.DocError{Domain: r.id, Reason: r.reason})
+			continue
 		}
+		written[r.id] = true
+	}
+	// Contacts carry copies of their employer's firmographics: refresh the
+	// copies of the companies just written (contacts.go).
+	employers := make([]record.Company, 0, len(written))
+	for i := range docs {
+		if d := docs[i].Company.Domain; written[d] && last[d] == i {
+			employers = append(employers, docs[i].Company)
+		}
+	}
+	if err := e.refreshEmployers(ctx, employers); err != nil {
+		return failed, fmt.Errorf("companies written; refreshing their contacts: %w", err)
 	}
 	return failed, nil
 }
@@ -275,7 +291,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	if len(ops) == 0 {
 		return 0, nil
 	}
-	results, err := e.runBulk(ctx, "delete", ops)
+	results, err := e.runBulk(ctx, e.alias, "delete", ops)
 	if err != nil {
 		return 0, err
 	}

@@ -9,9 +9,9 @@
 // of 53 industries and one of its sub-niches, whose vocabularies make
 // lookalike search measurable; Label(i) is that ground truth.
 //
-// The package owns the companies only; contacts will be generated from the
-// same per-company streams so that people belong to the companies'
-// domains.
+// ContactsOf(i) adds the people of company i (contacts.go): like
+// Company(i) a pure function of (Seed, i), drawn from a stream of their
+// own so that they belong to the company's domain, country and industry.
 package demo
 
 import (
