@@ -37,7 +37,7 @@ import (
 
 type benchServer struct {
 	base, key string
-	eng       index.Engine
+	eng       *embedded.Engine
 	close     func()
 }
 
@@ -75,6 +75,12 @@ func startBenchServer() (*benchServer, error) {
 		if _, err := (&ingest.Loader{Engine: eng}).Load(ctx, g.Source()); err != nil {
 			return nil, err
 		}
+		if _, err := (&ingest.ContactLoader{Contacts: eng, Companies: eng}).Load(ctx, g.ContactSource()); err != nil {
+			return nil, err
+		}
+	}
+	if err := eng.LoadContacts(); err != nil {
+		return nil, err
 	}
 	st, err := sqlite.Open(ctx, filepath.Join(tmp, "state.db"))
 	if err != nil {
@@ -92,7 +98,10 @@ func startBenchServer() (*benchServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop()})
+	// Credits without end: the benchmark measures search, not billing refusals.
+	plans := account.DefaultPlans()
+	plans[store.PlanTeam] = account.PlanConfig{Credits: 1 << 40, RateMultiplier: 1e6}
+	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -207,6 +216,72 @@ func BenchmarkDiscoverHTTP(b *testing.B) {
 			b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 		})
 	}
+}
+
+// BenchmarkContactsHTTP measures contact search over HTTP: a similarity
+// search from a persona with two persona filters (seniority, department)
+// and one company filter (country), 5 contacts per company, 100
+// companies; and a filter-only count.
+func BenchmarkContactsHTTP(b *testing.B) {
+	s := benchSetup(b)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 7))
+	total, err := s.eng.CountContacts(ctx, nil)
+	if err != nil || total == 0 {
+		b.Fatalf("no contacts in the index (%v)", err)
+	}
+	ce := s.eng
+	var bodies []string
+	for len(bodies) < 64 {
+		res, err := ce.SearchContacts(ctx, index.ContactSearch{Offset: rng.IntN(min(total, 9000)), Limit: 1})
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatal(err)
+		}
+		c := res.Hits[0].Contact
+		if c.Seniority == "" || c.Department == "" || c.CompanyCountry == "" {
+			continue
+		}
+		bodies = append(bodies, fmt.Sprintf(`{"persona_id": [%d], "seniority": [%q, "director"], "department": [%q], "filter_country": [%q], "results_by_company": 5, "max_companies": 100}`,
+			c.PersonaID, c.Seniority, c.Department, c.CompanyCountry))
+	}
+	b.Run("similarity-2-persona-1-company-filter", func(b *testing.B) {
+		var lat []time.Duration
+		for i := 0; b.Loop(); i++ {
+			req, _ := http.NewRequest(http.MethodPost, s.base+"/contacts/discover", strings.NewReader(bodies[i%len(bodies)]))
+			req.Header.Set("X-API-Key", s.key)
+			req.Header.Set("Content-Type", "application/json")
+			start := time.Now()
+			res, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				b.Fatalf("status %d", res.StatusCode)
+			}
+			lat = append(lat, time.Since(start))
+		}
+		p50, p99 := percentiles(lat)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	})
+	counts := []string{"seniority=executive&filter_country=US&has_email=true", "department=Technology&employee_range=51,500",
+		"filter_industry=SOFTWARE&seniority=vp&seniority=director", "has_mobile=true&person_country=DE", "min_connections=500&jobstart_date=2020-01-01"}
+	b.Run("count-filters-only", func(b *testing.B) {
+		var lat []time.Duration
+		for i := 0; b.Loop(); i++ {
+			took, err := s.get(client, "/contacts/count", counts[i%len(counts)])
+			if err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, took)
+		}
+		p50, p99 := percentiles(lat)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	})
 }
 
 // TestDiscoverLoad keeps 8 discovery requests in flight for

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode"
 
 	"golang.org/x/text/runes"
@@ -25,6 +27,17 @@ var ErrContactNotFound = errors.New("no contact matches")
 type ContactService struct {
 	Engine    index.ContactEngine
 	Companies *Companies // employer profiles, prompt company signals, the embedder
+
+	patterns sync.Map // domain -> patternEntry
+}
+
+// patternTTL is how long an inferred email pattern is reused: patterns
+// change only as contacts of the company are loaded.
+const patternTTL = 10 * time.Minute
+
+type patternEntry struct {
+	p  EmailPattern
+	at time.Time
 }
 
 // ContactMatch is one contact of a result.
@@ -336,19 +349,33 @@ func (s *ContactService) enrichGroups(ctx context.Context, groups []ContactGroup
 		}
 	}
 	for i := range groups {
-		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, Limit: 200,
-			Filter: index.And{index.Terms{Field: index.DomainField, Values: []string{groups[i].Domain}}, index.Exists{Field: index.ContactEmailField}}})
+		p, err := s.emailPattern(ctx, groups[i].Domain)
 		if err != nil {
-			return fmt.Errorf("email pattern of %s: %w", groups[i].Domain, err)
+			return err
 		}
-		known := make([]record.Contact, len(res.Hits))
-		for k, h := range res.Hits {
-			known[k] = h.Contact
-		}
-		p := InferEmailPattern(groups[i].Domain, known)
 		groups[i].EmailPattern, groups[i].EmailPatternConfidence, groups[i].EmailPatternGuess = p.Pattern, p.Confidence, p.Guess
 	}
 	return nil
+}
+
+// emailPattern infers (or reuses) a domain's email pattern from up to 200
+// of its contacts with addresses.
+func (s *ContactService) emailPattern(ctx context.Context, domain string) (EmailPattern, error) {
+	if e, ok := s.patterns.Load(domain); ok && time.Since(e.(patternEntry).at) < patternTTL {
+		return e.(patternEntry).p, nil
+	}
+	res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, Limit: 200,
+		Filter: index.And{index.Terms{Field: index.DomainField, Values: []string{domain}}, index.Exists{Field: index.ContactEmailField}}})
+	if err != nil {
+		return EmailPattern{}, fmt.Errorf("email pattern of %s: %w", domain, err)
+	}
+	known := make([]record.Contact, len(res.Hits))
+	for k, h := range res.Hits {
+		known[k] = h.Contact
+	}
+	p := InferEmailPattern(domain, known)
+	s.patterns.Store(domain, patternEntry{p: p, at: time.Now()})
+	return p, nil
 }
 
 // EmailPattern is a company's inferred address template.

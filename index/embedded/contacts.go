@@ -10,7 +10,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,8 +60,10 @@ type contactIndex struct {
 	flags   map[index.Field]*roaring.Bitmap
 	conns   []int32
 	jobs    []int32
-	rank    []uint8                    // seniority rank, 0 = executive, 7 = unknown
-	domain  []string                   // employer domain (interned)
+	rank    []uint8  // seniority rank, 0 = executive, 7 = unknown
+	domain  []string // employer domain (interned)
+	domID   []uint32 // employer domain as a small integer, for counting and grouping
+	domIDs  map[string]uint32
 	title   []string                   // folded title
 	name    []string                   // folded name
 	words   map[string]*roaring.Bitmap // folded title words
@@ -280,7 +281,7 @@ func (e *Engine) LoadContacts() error {
 }
 
 func newContactIndex() *contactIndex {
-	x := &contactIndex{ids: map[int64]uint32{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
+	x := &contactIndex{ids: map[int64]uint32{}, domIDs: map[string]uint32{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
 		flags: map[index.Field]*roaring.Bitmap{}, words: map[string]*roaring.Bitmap{}}
 	for _, f := range contactKeyword {
 		x.post[f] = map[string]*roaring.Bitmap{}
@@ -333,6 +334,7 @@ func (x *contactIndex) place(pid int64, en *cEntry) {
 		x.jobs = append(x.jobs, 0)
 		x.rank = append(x.rank, 0)
 		x.domain = append(x.domain, "")
+		x.domID = append(x.domID, 0)
 		x.title = append(x.title, "")
 		x.name = append(x.name, "")
 	}
@@ -348,9 +350,16 @@ func (x *contactIndex) place(pid int64, en *cEntry) {
 	copy(x.vecs[c][(int(id)%chunkDocs)*x.dim:], en.vec)
 	x.scale[id], x.conns[id], x.jobs[id], x.rank[id] = en.scale, en.conns, en.job, en.rank
 	x.title[id], x.name[id] = en.title, en.name
+	x.domain[id] = ""
 	if len(en.kw[0]) > 0 {
 		x.domain[id] = en.kw[0][0]
 	}
+	did, ok := x.domIDs[x.domain[id]]
+	if !ok {
+		did = uint32(len(x.domIDs))
+		x.domIDs[x.domain[id]] = did
+	}
+	x.domID[id] = did
 	for i, f := range contactKeyword {
 		for _, v := range en.kw[i] {
 			bm := x.post[f][v]
@@ -722,14 +731,20 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 		x.mu.RUnlock()
 		return res, err
 	}
-	ranked := x.order(ctx, cand, s.Vector, float32(s.MinSimilarity))
+	ranked := x.score(ctx, cand, s.Vector, float32(s.MinSimilarity))
 	res.Total = len(ranked)
-	companies := map[string]int{}
+	doms := roaring.New()
+	ids := make([]uint32, 0, 4096)
 	for _, r := range ranked {
-		companies[x.domain[r.id]]++
+		ids = append(ids, x.domID[r.id])
+		if len(ids) == cap(ids) {
+			doms.AddMany(ids)
+			ids = ids[:0]
+		}
 	}
-	res.Companies = len(companies)
-	picked := x.group(ranked, s)
+	doms.AddMany(ids)
+	res.Companies = int(doms.GetCardinality())
+	picked := x.pick(ranked, s)
 	type ref struct {
 		pid int64
 		sim float32
@@ -760,25 +775,15 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 	return res, ctx.Err()
 }
 
-// order ranks every candidate: by similarity with a query vector, else by
-// seniority, connections and persona id.
-func (x *contactIndex) order(ctx context.Context, cand *roaring.Bitmap, q []float32, minSim float32) []cScored {
+// score scores every candidate (unsorted): similarity with a query
+// vector, otherwise 0 (pick orders those by seniority and connections).
+func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []float32, minSim float32) []cScored {
 	ids := cand.ToArray()
-	out := make([]cScored, 0, len(ids))
 	if q == nil {
-		for _, id := range ids {
-			out = append(out, cScored{id: id})
+		out := make([]cScored, len(ids))
+		for i, id := range ids {
+			out[i] = cScored{id: id}
 		}
-		sort.Slice(out, func(i, j int) bool {
-			a, b := out[i].id, out[j].id
-			if x.rank[a] != x.rank[b] {
-				return x.rank[a] < x.rank[b]
-			}
-			if x.conns[a] != x.conns[b] {
-				return x.conns[a] > x.conns[b]
-			}
-			return x.persona[a] < x.persona[b]
-		})
 		return out
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -799,11 +804,19 @@ func (x *contactIndex) order(ctx context.Context, cand *roaring.Bitmap, q []floa
 					return
 				}
 				v := x.vecOf(id)
-				var acc float32
-				for k, qv := range q {
-					acc += qv * float32(v[k])
+				v = v[:len(q)]
+				var a0, a1, a2, a3 float32
+				k := 0
+				for ; k+4 <= len(q); k += 4 {
+					a0 += q[k] * float32(v[k])
+					a1 += q[k+1] * float32(v[k+1])
+					a2 += q[k+2] * float32(v[k+2])
+					a3 += q[k+3] * float32(v[k+3])
 				}
-				if s := acc * x.scale[id]; s >= minSim {
+				for ; k < len(q); k++ {
+					a0 += q[k] * float32(v[k])
+				}
+				if s := (a0 + a1 + a2 + a3) * x.scale[id]; s >= minSim {
 					local = append(local, cScored{id: id, score: s})
 				}
 			}
@@ -811,16 +824,121 @@ func (x *contactIndex) order(ctx context.Context, cand *roaring.Bitmap, q []floa
 		}(w, ids[lo:hi])
 	}
 	wg.Wait()
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]cScored, 0, n)
 	for _, p := range parts {
 		out = append(out, p...)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return x.persona[out[i].id] < x.persona[out[j].id]
-	})
 	return out
+}
+
+// before is the rank order: by similarity (ties by persona id) with a
+// query vector; otherwise by seniority, then more connections, then lower
+// persona id.
+func (x *contactIndex) before(a, b cScored, byVector bool) bool {
+	if byVector {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return x.persona[a.id] < x.persona[b.id]
+	}
+	if x.rank[a.id] != x.rank[b.id] {
+		return x.rank[a.id] < x.rank[b.id]
+	}
+	if x.conns[a.id] != x.conns[b.id] {
+		return x.conns[a.id] > x.conns[b.id]
+	}
+	return x.persona[a.id] < x.persona[b.id]
+}
+
+// pick ranks the scored candidates far enough to fill the page: it sorts
+// only the best m (selection first), and doubles m until the grouping is
+// complete or every candidate is sorted.
+func (x *contactIndex) pick(all []cScored, s index.ContactSearch) []cScored {
+	byVector := s.Vector != nil
+	before := func(a, b cScored) bool { return x.before(a, b, byVector) }
+	cmp := func(a, b cScored) int {
+		if before(a, b) {
+			return -1
+		}
+		if before(b, a) {
+			return 1
+		}
+		return 0
+	}
+	want := s.Limit
+	if s.PerCompany > 0 && s.MaxCompanies > 0 {
+		want = min(max(want, 1), s.PerCompany*s.MaxCompanies)
+	}
+	m := s.Offset + 4*max(want, 256)
+	for {
+		if m >= len(all) {
+			slices.SortFunc(all, cmp)
+			return x.group(all, s)
+		}
+		// Partition: the best m first, in no order, then sort them.
+		top := slices.Clone(all)
+		nthElement(top, m, before)
+		top = top[:m]
+		slices.SortFunc(top, cmp)
+		picked, complete := x.groupComplete(top, s)
+		if complete {
+			return picked
+		}
+		m *= 4
+	}
+}
+
+// nthElement reorders a so that its first n elements are the n best
+// (quickselect).
+func nthElement(a []cScored, n int, before func(a, b cScored) bool) {
+	lo, hi := 0, len(a)-1
+	seed := uint64(len(a))*0x9E3779B97F4A7C15 + 1
+	for lo < hi {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		p := a[lo+int(seed%uint64(hi-lo+1))]
+		i, j := lo, hi
+		for i <= j {
+			for before(a[i], p) {
+				i++
+			}
+			for before(p, a[j]) {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case n-1 <= j:
+			hi = j
+		case n-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// groupComplete groups a ranked prefix and reports whether the result
+// cannot change with more of the ranking: the limit, or the company cap
+// with every kept company full, was reached inside the prefix.
+func (x *contactIndex) groupComplete(prefix []cScored, s index.ContactSearch) ([]cScored, bool) {
+	picked := x.group(prefix, s)
+	if s.Limit > 0 && len(picked) >= s.Limit {
+		return picked, true
+	}
+	if s.MaxCompanies > 0 && s.PerCompany > 0 && len(picked) >= s.MaxCompanies*s.PerCompany {
+		return picked, true
+	}
+	return picked, false
 }
 
 // group applies offset, the per-company and company caps and the limit,

@@ -8,20 +8,18 @@
 package embedded
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"math"
+	"os"
 	"path/filepath"
-	"slices"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
@@ -51,19 +49,13 @@ type Options struct {
 	// CacheBytes is Pebble's block cache size; 0 means 64 MiB.
 	CacheBytes int64
 	// BulkLoad tunes the engine for a loading command (`ingest`, `demo`),
-	// not for a serving index:
-	//
-	//   - Upserts skip the write-ahead log. A crash (of the process or the
-	//     machine) loses the writes since the last memtable flush; since
-	//     memtables are flushed in write order, what stays is the index as
-	//     it was plus a prefix of the load's batches, which a rerun of the
-	//     idempotent load completes. SetMeta and DeleteCompanies flush, so
-	//     they stay durable when they return; Close flushes everything.
-	//   - Into an empty (or nearly empty) index, the load is written to
-	//     level 0 without background compactions, and FinishLoad merges it
-	//     once into the bottom level: each byte is written twice rather than
-	//     rewritten level after level. A load that never reaches FinishLoad
-	//     leaves level 0 to the background compactions of the next open.
+	// not for a serving index. Upserts skip the fsync of the write-ahead
+	// log: a crash of the machine (not of the process) can lose the last
+	// batches, which a rerun of the idempotent load restores. Into an empty
+	// (or nearly empty) index, upserts bypass the memtable and the log
+	// altogether: they are buffered, written as sorted runs and ingested run
+	// by run (bulk.go), and FinishLoad compacts them once into the bottom
+	// level; a crash keeps the runs ingested so far. Close syncs everything.
 	BulkLoad bool
 }
 
@@ -98,13 +90,12 @@ type Engine struct {
 
 	writeMu sync.Mutex // serializes writers (Pebble batch + in-memory apply)
 	closed  bool       // guarded by writeMu
-	// deferred: automatic compactions are off for a bulk load into an
-	// empty index; dirty: that load has written since the last FinishLoad
-	// (guarded by writeMu).
-	deferred, dirty bool
+	// bulk buffers the upserts of a bulk load into an empty index (bulk.go);
+	// dirty: it has written since the last FinishLoad (guarded by writeMu).
+	bulk  *bulkLoader
+	dirty bool
 
 	writeOpts *pebble.WriteOptions
-	noWAL     bool
 
 	mu      sync.RWMutex // guards everything below
 	meta    *index.Meta
@@ -169,14 +160,16 @@ func Open(dir string, opt Options) (*Engine, error) {
 	po.Experimental.MaxWriterConcurrency = 2
 	po.Experimental.ForceWriterParallelism = true
 	po.EnsureDefaults()
-	deferred := false
+	fresh := false
 	if opt.BulkLoad {
-		po.DisableWAL = true
 		if storeBytes(dir) < freshLoadBytes {
-			deferred = true
+			fresh = true
 			po.DisableAutomaticCompactions = true
 			po.L0CompactionThreshold = math.MaxInt32
 			po.L0StopWritesThreshold = math.MaxInt32
+			// Keep the bottom level the base level however large level 0
+			// grows, so FinishLoad's compactions go straight to it.
+			po.LBaseMaxBytes = 1 << 50
 		}
 	}
 	db, err := pebble.Open(dir, po)
@@ -186,9 +179,16 @@ func Open(dir string, opt Options) (*Engine, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync, noWAL: po.DisableWAL, deferred: deferred}
+	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync}
 	if opt.BulkLoad {
 		e.writeOpts = pebble.NoSync
+	}
+	if fresh {
+		wopts := po.MakeWriterOptions(0, db.FormatMajorVersion().MaxTableFormat())
+		if e.bulk, err = newBulkLoader(db, dir, wopts); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open index %s: %w", dir, err)
+		}
 	}
 	e.reset()
 	if err := e.loadAll(); err != nil {
@@ -198,103 +198,52 @@ func Open(dir string, opt Options) (*Engine, error) {
 	return e, nil
 }
 
-// commitDurable commits b so that it survives a crash once this returns:
-// a synced WAL write, or without a WAL a flush of the memtable.
-func (e *Engine) commitDurable(b *pebble.Batch) error {
-	if !e.noWAL {
-		return b.Commit(pebble.Sync)
-	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		return err
-	}
-	return e.db.Flush()
-}
-
-// FinishLoad ends a bulk load: it flushes the memtable and, when the load
-// deferred compaction (a bulk load into an empty index), merges everything
-// written into the bottom level, two key ranges at a time, so the index
-// opens and serves from a compact store. It is a no-op otherwise. Writes
-// wait while it runs.
+// FinishLoad ends a bulk load. Into an empty index, it ingests the
+// buffered upserts and compacts what the load wrote into the bottom level,
+// key partition by key partition on both cores, so the index opens and
+// serves from a compact store; otherwise it does nothing. Writes wait while
+// it runs.
 func (e *Engine) FinishLoad(ctx context.Context) error {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
-	if e.closed || !e.deferred || !e.dirty {
+	if e.closed || e.bulk == nil || !e.dirty {
 		return nil
 	}
-	if err := e.db.Flush(); err != nil {
-		return fmt.Errorf("flush index: %w", err)
+	if err := e.bulk.drain(); err != nil {
+		return err
 	}
-	t0 := time.Now()
-	defer func() {
-		if os.Getenv("PROSPECT_PEBBLE_METRICS") != "" {
-			fmt.Fprintln(os.Stderr, "FinishLoad compaction took", time.Since(t0))
-		}
-	}()
-	if err := e.compactAll(ctx); err != nil {
-		return fmt.Errorf("compact index: %w", err)
+	ranges := e.bulk.partitions()
+	// The rest of the key space (metadata) is tiny.
+	ranges = append(ranges, [2][]byte{{0}, []byte(prefixProfile)}, [2][]byte{[]byte("p0"), []byte(prefixEntry)}, [2][]byte{[]byte("x0"), {0xff, 0xff}})
+	next := make(chan [2][]byte, len(ranges))
+	for _, r := range ranges {
+		next <- r
 	}
-	e.dirty = false
-	return nil
-}
-
-// compactAll compacts the whole store, split into key ranges at quantiles
-// of the stored domains so that both compaction slots stay busy.
-func (e *Engine) compactAll(ctx context.Context) error {
-	e.mu.RLock()
-	sample := make([]string, 0, 1024)
-	if n := len(e.domains); n > 0 {
-		step := max(1, n/1024)
-		for i := 0; i < n; i += step {
-			if d := e.domains[i]; d != "" {
-				sample = append(sample, d)
-			}
-		}
-	}
-	e.mu.RUnlock()
-	slices.Sort(sample)
-	// Entries (x/) are about a third of the bytes, profiles (p/) the rest.
-	var bounds [][]byte
-	cuts := func(prefix string, parts int) {
-		for i := 1; i < parts && len(sample) > 0; i++ {
-			bounds = append(bounds, []byte(prefix+sample[i*len(sample)/parts]))
-		}
-	}
-	bounds = append(bounds, []byte{0})
-	bounds = append(bounds, []byte(prefixEntry))
-	cuts(prefixEntry, 4)
-	bounds = append(bounds, []byte("x0"))
-	bounds = append(bounds, []byte(prefixProfile))
-	cuts(prefixProfile, 8)
-	bounds = append(bounds, []byte("p0"))
-	bounds = append(bounds, []byte{0xff, 0xff})
-	slices.SortFunc(bounds, bytes.Compare)
-	bounds = slices.CompactFunc(bounds, bytes.Equal)
-
-	ranges := make(chan [2][]byte, len(bounds))
-	for i := 0; i+1 < len(bounds); i++ {
-		ranges <- [2][]byte{bounds[i], bounds[i+1]}
-	}
-	close(ranges)
+	close(next)
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for w := range errs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for r := range ranges {
+			for r := range next {
 				if err := ctx.Err(); err != nil {
 					errs[w] = err
 					return
 				}
 				if err := e.db.Compact(r[0], r[1], false); err != nil {
-					errs[w] = err
+					errs[w] = fmt.Errorf("compact index: %w", err)
 					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	e.dirty = false
+	return nil
 }
 
 func (e *Engine) reset() {
@@ -523,8 +472,13 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	if os.Getenv("PROSPECT_PEBBLE_METRICS") != "" {
-		fmt.Fprintln(os.Stderr, e.db.Metrics().String())
+	if e.bulk != nil {
+		// Runs not yet ingested are written now; without FinishLoad, the
+		// next open compacts them in the background.
+		if err := errors.Join(e.bulk.drain(), e.bulk.close()); err != nil {
+			e.db.Close()
+			return fmt.Errorf("flush index: %w", err)
+		}
 	}
 	if err := e.db.Flush(); err != nil {
 		e.db.Close()
@@ -546,8 +500,20 @@ func (e *Engine) Health(ctx context.Context) error {
 	return fmt.Errorf("embedded index: %w", err)
 }
 
-// Refresh implements index.Engine; writes are visible when they return.
-func (e *Engine) Refresh(context.Context) error { return nil }
+// Refresh implements index.Engine. Writes are visible when they return,
+// except to phrase filters during a bulk load into an empty index: Refresh
+// makes them visible there too.
+func (e *Engine) Refresh(context.Context) error {
+	if e.bulk == nil {
+		return nil
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	if e.closed {
+		return nil
+	}
+	return e.bulk.drain()
+}
 
 // Len returns the number of stored companies.
 func (e *Engine) Len() int {
@@ -620,7 +586,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	} else {
 		_ = b.Delete([]byte(keyModel), nil)
 	}
-	if err := e.commitDurable(b); err != nil {
+	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("write index meta: %w", err)
 	}
 	m.Model = append([]byte(nil), m.Model...)
@@ -693,38 +659,54 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	if e.dim != dim {
 		return failed, fmt.Errorf("upsert: %w: index dimension changed during the write", index.ErrVectorMismatch)
 	}
-	b := e.db.NewBatch()
-	defer b.Close()
 	e.mu.RLock()
 	for i := range work {
 		_, work[i].hadOld = e.ids[work[i].domain]
 	}
 	e.mu.RUnlock()
+	size := 0
 	for i := range work {
 		p := &work[i]
-		key := []byte(prefixEntry + p.domain)
 		// New domains (most of a bulk load) need no read: the in-memory
 		// index knows every stored domain.
 		if p.hadOld {
-			old, closer, err := e.db.Get(key)
+			old, ok, err := e.stored(prefixEntry, p.domain)
 			switch {
-			case errors.Is(err, pebble.ErrNotFound):
-				p.hadOld = false
 			case err != nil:
 				return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
+			case !ok:
+				p.hadOld = false
 			default:
-				err = p.old.unmarshal(old)
-				closer.Close()
-				if err != nil {
+				if err := p.old.unmarshal(old); err != nil {
 					return failed, fmt.Errorf("read previous entry of %s: %w", p.domain, err)
 				}
 			}
 		}
-		_ = b.Set(key, p.x, nil)
-		_ = b.Set([]byte(prefixProfile+p.domain), p.profile, nil)
+		size += 2*len(p.domain) + len(p.x) + len(p.profile) + 64
 	}
-	if err := b.Commit(e.writeOpts); err != nil {
-		return failed, fmt.Errorf("write %d companies: %w", len(work), err)
+	if e.bulk != nil {
+		for i := range work {
+			e.bulk.add(work[i].domain, work[i].x, work[i].profile)
+		}
+		if e.bulk.full() {
+			if err := e.bulk.rotate(); err != nil {
+				return failed, fmt.Errorf("write %d companies: %w", len(work), err)
+			}
+		}
+	} else {
+		b := e.db.NewBatchWithSize(size)
+		defer b.Close()
+		key := make([]byte, 0, 256)
+		for i := range work {
+			p := &work[i]
+			key = append(append(key[:0], prefixEntry...), p.domain...)
+			_ = b.Set(key, p.x, nil)
+			key = append(append(key[:0], prefixProfile...), p.domain...)
+			_ = b.Set(key, p.profile, nil)
+		}
+		if err := b.Commit(e.writeOpts); err != nil {
+			return failed, fmt.Errorf("write %d companies: %w", len(work), err)
+		}
 	}
 	e.dirty = true
 	e.mu.Lock()
@@ -743,10 +725,38 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	return failed, nil
 }
 
+// stored returns the stored value of a domain's entry or profile (by key
+// prefix): from the buffers of a bulk load, else from the store. The value
+// is the caller's.
+func (e *Engine) stored(prefix, domain string) ([]byte, bool, error) {
+	if e.bulk != nil {
+		if v, ok := e.bulk.get(domain, prefix == prefixProfile); ok {
+			return v, true, nil
+		}
+	}
+	v, closer, err := e.db.Get([]byte(prefix + domain))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	v = slices.Clone(v)
+	closer.Close()
+	return v, true, nil
+}
+
 // DeleteCompanies implements index.Engine.
 func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, error) {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
+	if e.bulk != nil {
+		// Deletes go through the store: first put the buffered upserts
+		// there, below them.
+		if err := e.bulk.drain(); err != nil {
+			return 0, err
+		}
+	}
 	b := e.db.NewBatch()
 	defer b.Close()
 	type gone struct {
@@ -781,7 +791,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	if len(del) == 0 {
 		return 0, nil
 	}
-	if err := e.commitDurable(b); err != nil {
+	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)
 	}
 	e.mu.Lock()
@@ -816,14 +826,13 @@ func (e *Engine) GetCompanies(ctx context.Context, domains []string) ([]record.C
 
 func (e *Engine) profile(domain string) (record.Company, error) {
 	var c record.Company
-	v, closer, err := e.db.Get([]byte(prefixProfile + domain))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return c, index.ErrNotFound
-	}
+	v, ok, err := e.stored(prefixProfile, domain)
 	if err != nil {
 		return c, fmt.Errorf("read profile %s: %w", domain, err)
 	}
-	defer closer.Close()
+	if !ok {
+		return c, index.ErrNotFound
+	}
 	if err := json.Unmarshal(v, &c); err != nil {
 		return c, fmt.Errorf("decode profile %s: %w", domain, err)
 	}

@@ -162,6 +162,34 @@ var stopWords = func() map[string]struct{} {
 	return m
 }()
 
+// stopTable holds the stop words by their term hash (open addressing,
+// linear probing), so a word is checked with the hash the tokenizer
+// computes anyway rather than by hashing it again for a map.
+var stopTable = func() (t [512]struct {
+	h uint64
+	w string
+}) {
+	for w := range stopWords {
+		h := termHash([]byte(w))
+		i := h & uint64(len(t)-1)
+		for t[i].w != "" {
+			i = (i + 1) & uint64(len(t)-1)
+		}
+		t[i].h, t[i].w = h, w
+	}
+	return t
+}()
+
+// isStopWord reports whether w, whose term hash is h, is a stop word.
+func isStopWord(w []byte, h uint64) bool {
+	for i := h & uint64(len(stopTable)-1); stopTable[i].w != ""; i = (i + 1) & uint64(len(stopTable)-1) {
+		if stopTable[i].h == h && stopTable[i].w == string(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // termSink receives the terms of a text, each with its termHash: unigrams,
 // word bigrams ("w1 w2") and character bigrams. The bytes are valid only
 // during the call, and for word bigrams only when the tokenizer's text flag
@@ -254,14 +282,15 @@ func (tk *tokenizer) flushWord(out termSink) {
 	if len(w) < 2 || allDigits(w) {
 		return
 	}
-	if len(w) <= maxStopLen {
-		if _, stop := stopWords[string(w)]; stop {
-			tk.hasPrev = false
-			return
-		}
-	}
-	w = stem(w)
 	h := fnvAdd(fnvOffset, w)
+	if len(w) <= maxStopLen && isStopWord(w, h) {
+		tk.hasPrev = false
+		return
+	}
+	// stem shortens the words it changes.
+	if s := stem(w); len(s) != len(w) {
+		w, h = s, fnvAdd(fnvOffset, s)
+	}
 	out.term(w, h)
 	if tk.hasPrev {
 		if tk.text {
