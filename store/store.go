@@ -115,6 +115,40 @@ type Store interface {
 	// (plan none, named after the email) and admin user. ErrNotFound for an
 	// unknown, used or expired token.
 	ConfirmSignup(ctx context.Context, tokenHash string, maxAge time.Duration) (User, error)
+
+	// CreateTask records a new task, in_progress, for the organization.
+	CreateTask(ctx context.Context, orgID, kind string, input []byte) (Task, error)
+	// GetTask returns an organization's task; ErrNotFound for an unknown
+	// id or another organization's task.
+	GetTask(ctx context.Context, orgID, id string) (Task, error)
+	// ClaimTask atomically takes the oldest unfinished task (in_progress,
+	// or cancelling so the worker can finish it as cancelled) of one of
+	// kinds whose lease is free or expired, leases it to worker until now
+	// plus lease and counts the attempt. ok is false when there is none.
+	ClaimTask(ctx context.Context, worker string, kinds []string, lease time.Duration) (t Task, ok bool, err error)
+	// ExtendLease renews the worker's lease to now plus lease and returns
+	// the task (its Status tells the worker about a cancel request).
+	// ErrNotFound for an unknown task, ErrConflict when the worker no
+	// longer holds it or it is finished.
+	ExtendLease(ctx context.Context, id, worker string, lease time.Duration) (Task, error)
+	// UpdateProgress records the progress (clamped to 0-100) of a task
+	// the worker holds; errors as ExtendLease.
+	UpdateProgress(ctx context.Context, id, worker string, progress int) error
+	// CompleteTask finishes a task the worker holds as completed with its
+	// JSON result and progress 100. A task finishes once: completing or
+	// failing it again, or by a worker whose lease was taken over, is
+	// ErrConflict.
+	CompleteTask(ctx context.Context, id, worker string, result []byte) error
+	// FailTask finishes a task the worker holds as failed with msg, or as
+	// cancelled when it was being cancelled; errors as CompleteTask.
+	FailTask(ctx context.Context, id, worker, msg string) error
+	// CancelTask asks for an organization's task to stop: an in_progress
+	// task a worker has claimed becomes cancelling (the worker finishes it
+	// as cancelled), one never claimed is cancelled at once. Cancelling a
+	// cancelling or cancelled task is a no-op; a completed or failed one is
+	// ErrConflict; another organization's is ErrNotFound.
+	CancelTask(ctx context.Context, orgID, id string) error
+
 	Health(ctx context.Context) error
 	Close() error
 }

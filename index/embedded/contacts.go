@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
@@ -60,13 +62,55 @@ type contactIndex struct {
 	flags   map[index.Field]*roaring.Bitmap
 	conns   []int32
 	jobs    []int32
-	rank    []uint8  // seniority rank, 0 = executive, 7 = unknown
-	domain  []string // employer domain (interned)
-	domID   []uint32 // employer domain as a small integer, for counting and grouping
-	domIDs  map[string]uint32
-	title   []string                   // folded title
-	name    []string                   // folded name
-	words   map[string]*roaring.Bitmap // folded title words
+	rank    []uint8 // seniority rank, 0 = executive, 7 = unknown
+	// Employer domains are interned: domID per contact, domNames per id.
+	domID    []uint32
+	domIDs   map[string]uint32
+	domNames []string
+	// Folded titles and names live in one byte arena (no pointer per
+	// contact for the garbage collector to scan).
+	text              []byte
+	titleAt, nameAt   []uint32
+	titleLen, nameLen []uint16
+	words             map[string]*roaring.Bitmap // folded title words
+	// Email and LinkedIn handles are nearly unique: a bitmap per value
+	// would cost ~150 bytes and several pointers each, so they map the
+	// value's hash to its contact (dups when several share one).
+	uniq map[index.Field]map[uint64]uint32
+	dups map[index.Field]map[uint64][]uint32
+}
+
+// hashedField reports the keyword fields kept in uniq/dups, not postings.
+func hashedField(f index.Field) bool { return f == index.ContactEmailField || f == index.LinkedInField }
+
+func valueHash(v string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(v))
+	return h.Sum64()
+}
+
+func (x *contactIndex) titleOf(id uint32) string {
+	if x.titleLen[id] == 0 {
+		return ""
+	}
+	return unsafe.String(&x.text[x.titleAt[id]], int(x.titleLen[id]))
+}
+
+func (x *contactIndex) nameOf(id uint32) string {
+	if x.nameLen[id] == 0 {
+		return ""
+	}
+	return unsafe.String(&x.text[x.nameAt[id]], int(x.nameLen[id]))
+}
+
+// putText appends s to the arena (cut at 65,535 bytes).
+func (x *contactIndex) putText(s string) (uint32, uint16) {
+	if len(s) > math.MaxUint16 {
+		s = s[:math.MaxUint16]
+	}
+	at := uint32(len(x.text))
+	x.text = append(x.text, s...)
+	return at, uint16(len(s))
 }
 
 // cEntry is a contact's compact entry.
@@ -282,8 +326,13 @@ func (e *Engine) LoadContacts() error {
 
 func newContactIndex() *contactIndex {
 	x := &contactIndex{ids: map[int64]uint32{}, domIDs: map[string]uint32{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
-		flags: map[index.Field]*roaring.Bitmap{}, words: map[string]*roaring.Bitmap{}}
+		flags: map[index.Field]*roaring.Bitmap{}, words: map[string]*roaring.Bitmap{},
+		uniq: map[index.Field]map[uint64]uint32{}, dups: map[index.Field]map[uint64][]uint32{}}
 	for _, f := range contactKeyword {
+		if hashedField(f) {
+			x.uniq[f], x.dups[f] = map[uint64]uint32{}, map[uint64][]uint32{}
+			continue
+		}
 		x.post[f] = map[string]*roaring.Bitmap{}
 	}
 	for _, f := range contactFlags {
@@ -310,7 +359,7 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 		if err := en.unmarshal(it.Value(), in); err != nil {
 			return nil, fmt.Errorf("load contact %d: %w", id, err)
 		}
-		x.place(id, &en)
+		x.place(id, &en, nil)
 	}
 	if err := it.Error(); err != nil {
 		return nil, fmt.Errorf("load contacts: %w", err)
@@ -318,10 +367,12 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	return x, nil
 }
 
-// place indexes a contact; an existing one with the same id is replaced.
-func (x *contactIndex) place(pid int64, en *cEntry) {
-	if old, ok := x.ids[pid]; ok {
-		x.unplace(old)
+// place indexes a contact. old is its previous entry when it replaces
+// one (the caller reads it from the store), so only the postings of its
+// own values are touched.
+func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
+	if prev, ok := x.ids[pid]; ok && old != nil {
+		x.unplace(prev, old)
 	}
 	var id uint32
 	if n := len(x.free); n > 0 {
@@ -333,10 +384,9 @@ func (x *contactIndex) place(pid int64, en *cEntry) {
 		x.conns = append(x.conns, 0)
 		x.jobs = append(x.jobs, 0)
 		x.rank = append(x.rank, 0)
-		x.domain = append(x.domain, "")
 		x.domID = append(x.domID, 0)
-		x.title = append(x.title, "")
-		x.name = append(x.name, "")
+		x.titleAt, x.titleLen = append(x.titleAt, 0), append(x.titleLen, 0)
+		x.nameAt, x.nameLen = append(x.nameAt, 0), append(x.nameLen, 0)
 	}
 	if x.dim == 0 {
 		x.dim = len(en.vec)
@@ -349,19 +399,33 @@ func (x *contactIndex) place(pid int64, en *cEntry) {
 	}
 	copy(x.vecs[c][(int(id)%chunkDocs)*x.dim:], en.vec)
 	x.scale[id], x.conns[id], x.jobs[id], x.rank[id] = en.scale, en.conns, en.job, en.rank
-	x.title[id], x.name[id] = en.title, en.name
-	x.domain[id] = ""
+	x.titleAt[id], x.titleLen[id] = x.putText(en.title)
+	x.nameAt[id], x.nameLen[id] = x.putText(en.name)
+	dom := ""
 	if len(en.kw[0]) > 0 {
-		x.domain[id] = en.kw[0][0]
+		dom = en.kw[0][0]
 	}
-	did, ok := x.domIDs[x.domain[id]]
+	did, ok := x.domIDs[dom]
 	if !ok {
-		did = uint32(len(x.domIDs))
-		x.domIDs[x.domain[id]] = did
+		did = uint32(len(x.domNames))
+		x.domIDs[dom] = did
+		x.domNames = append(x.domNames, dom)
 	}
 	x.domID[id] = did
 	for i, f := range contactKeyword {
 		for _, v := range en.kw[i] {
+			if hashedField(f) {
+				h := valueHash(v)
+				if first, taken := x.uniq[f][h]; taken {
+					if len(x.dups[f][h]) == 0 {
+						x.dups[f][h] = []uint32{first}
+					}
+					x.dups[f][h] = append(x.dups[f][h], id)
+				} else {
+					x.uniq[f][h] = id
+				}
+				continue
+			}
 			bm := x.post[f][v]
 			if bm == nil {
 				bm = roaring.New()
@@ -386,14 +450,36 @@ func (x *contactIndex) place(pid int64, en *cEntry) {
 	x.live.Add(id)
 }
 
-func (x *contactIndex) unplace(id uint32) {
+// unplace removes contact id, whose entry was old, from the index.
+func (x *contactIndex) unplace(id uint32, old *cEntry) {
 	x.live.Remove(id)
-	for _, m := range x.post {
-		for v, bm := range m {
-			if bm.Contains(id) {
+	for i, f := range contactKeyword {
+		for _, v := range old.kw[i] {
+			if hashedField(f) {
+				h := valueHash(v)
+				if list := x.dups[f][h]; len(list) > 0 {
+					list = slices.DeleteFunc(list, func(o uint32) bool { return o == id })
+					switch len(list) {
+					case 0, 1:
+						delete(x.dups[f], h)
+						if len(list) == 1 {
+							x.uniq[f][h] = list[0]
+						} else {
+							delete(x.uniq[f], h)
+						}
+					default:
+						x.dups[f][h] = list
+						x.uniq[f][h] = list[0]
+					}
+				} else if x.uniq[f][h] == id {
+					delete(x.uniq[f], h)
+				}
+				continue
+			}
+			if bm := x.post[f][v]; bm != nil {
 				bm.Remove(id)
 				if bm.IsEmpty() {
-					delete(m, v)
+					delete(x.post[f], v)
 				}
 			}
 		}
@@ -401,13 +487,30 @@ func (x *contactIndex) unplace(id uint32) {
 	for _, bm := range x.flags {
 		bm.Remove(id)
 	}
-	for _, w := range strings.Fields(x.title[id]) {
+	for _, w := range strings.Fields(old.title) {
 		if bm := x.words[w]; bm != nil {
 			bm.Remove(id)
 		}
 	}
 	delete(x.ids, x.persona[id])
 	x.free = append(x.free, id)
+}
+
+// storedEntry reads a contact's current entry, nil when there is none.
+func (e *Engine) storedEntry(pid int64) (*cEntry, error) {
+	v, closer, err := e.db.Get(contactKey(prefixContactEntry, pid))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read contact %d: %w", pid, err)
+	}
+	defer closer.Close()
+	var en cEntry
+	if err := en.unmarshal(v, nil); err != nil {
+		return nil, fmt.Errorf("read contact %d: %w", pid, err)
+	}
+	return &en, nil
 }
 
 // UpsertContacts implements index.ContactEngine.
@@ -451,6 +554,20 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 	if e.closed {
 		return failed, errors.New("index is closed")
 	}
+	olds := make([]*cEntry, len(ws))
+	x.mu.RLock()
+	var existing []int
+	for i := range ws {
+		if _, ok := x.ids[ws[i].pid]; ok {
+			existing = append(existing, i)
+		}
+	}
+	x.mu.RUnlock()
+	for _, i := range existing {
+		if olds[i], err = e.storedEntry(ws[i].pid); err != nil {
+			return failed, err
+		}
+	}
 	b := e.db.NewBatch()
 	var buf []byte
 	for i := range ws {
@@ -467,7 +584,7 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 	}
 	x.mu.Lock()
 	for i := range ws {
-		x.place(ws[i].pid, &ws[i].en)
+		x.place(ws[i].pid, &ws[i].en, olds[i])
 	}
 	x.mu.Unlock()
 	return failed, ctx.Err()
@@ -490,6 +607,12 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 		}
 	}
 	x.mu.RUnlock()
+	olds := make([]*cEntry, len(found))
+	for i, pid := range found {
+		if olds[i], err = e.storedEntry(pid); err != nil {
+			return 0, err
+		}
+	}
 	for _, pid := range found {
 		b.Delete(contactKey(prefixContactEntry, pid), nil)
 		b.Delete(contactKey(prefixContactProfile, pid), nil)
@@ -498,9 +621,9 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 		return 0, fmt.Errorf("delete contacts: %w", err)
 	}
 	x.mu.Lock()
-	for _, pid := range found {
-		if id, ok := x.ids[pid]; ok {
-			x.unplace(id)
+	for i, pid := range found {
+		if id, ok := x.ids[pid]; ok && olds[i] != nil {
+			x.unplace(id, olds[i])
 		}
 	}
 	x.mu.Unlock()
@@ -616,6 +739,18 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 			}
 			return roaring.And(out, cand), nil
 		}
+		if hashedField(n.Field) {
+			out := roaring.New()
+			for _, v := range n.Values {
+				h := valueHash(strings.ToLower(v))
+				if list := x.dups[n.Field][h]; len(list) > 0 {
+					out.AddMany(list)
+				} else if id, ok := x.uniq[n.Field][h]; ok {
+					out.Add(id)
+				}
+			}
+			return roaring.And(out, cand), nil
+		}
 		post := x.post[n.Field]
 		lists := make([]*roaring.Bitmap, 0, len(n.Values))
 		for _, v := range n.Values {
@@ -662,7 +797,7 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		}
 		if n.Field == index.NameField {
 			// Names match partially: any substring of the folded name.
-			return filterIDs(cand, func(id uint32) bool { return strings.Contains(x.name[id], p) }), nil
+			return filterIDs(cand, func(id uint32) bool { return strings.Contains(x.nameOf(id), p) }), nil
 		}
 		narrowed := cand
 		for _, w := range strings.Fields(p) {
@@ -672,7 +807,7 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 			}
 			narrowed = roaring.And(narrowed, bm)
 		}
-		return filterIDs(narrowed, func(id uint32) bool { return containsPhrase(x.title[id], p) }), nil
+		return filterIDs(narrowed, func(id uint32) bool { return containsPhrase(x.titleOf(id), p) }), nil
 	case index.And:
 		cur := cand
 		for _, c := range n {
@@ -950,14 +1085,14 @@ func (x *contactIndex) group(ranked []cScored, s index.ContactSearch) []cScored 
 	} else {
 		ranked = nil
 	}
-	var order []string
-	groups := map[string][]cScored{}
+	var order []uint32
+	groups := map[uint32][]cScored{}
 	total := 0
 	for _, r := range ranked {
 		if s.Limit > 0 && total >= s.Limit {
 			break
 		}
-		d := x.domain[r.id]
+		d := x.domID[r.id]
 		g, seen := groups[d]
 		if !seen {
 			if s.MaxCompanies > 0 && len(order) >= s.MaxCompanies {
@@ -1019,6 +1154,7 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 	type upd struct {
 		pid int64
 		en  cEntry
+		old *cEntry
 	}
 	var ups []upd
 	var buf []byte
@@ -1037,6 +1173,10 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 		vec := x.vector(id)
 		x.mu.RUnlock()
 		en := newCEntry(&c, vec)
+		old, err := e.storedEntry(pid)
+		if err != nil {
+			return err
+		}
 		js, err := json.Marshal(c)
 		if err != nil {
 			return err
@@ -1044,14 +1184,14 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 		buf = en.marshal(buf[:0])
 		b.Set(contactKey(prefixContactEntry, pid), buf, nil)
 		b.Set(contactKey(prefixContactProfile, pid), js, nil)
-		ups = append(ups, upd{pid: pid, en: en})
+		ups = append(ups, upd{pid: pid, en: en, old: old})
 	}
 	if err := b.Commit(e.writeOpts); err != nil {
 		return fmt.Errorf("refresh %d contacts: %w", len(ups), err)
 	}
 	x.mu.Lock()
 	for i := range ups {
-		x.place(ups[i].pid, &ups[i].en)
+		x.place(ups[i].pid, &ups[i].en, ups[i].old)
 	}
 	x.mu.Unlock()
 	return nil

@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -19,8 +18,7 @@ func TestPickMatchesFullSort(t *testing.T) {
 		x.persona = append(x.persona, int64(i+1))
 		x.rank = append(x.rank, uint8(rng.IntN(8)))
 		x.conns = append(x.conns, int32(rng.IntN(3000)))
-		d := fmt.Sprintf("d%d.com", rng.IntN(3000))
-		x.domain = append(x.domain, d)
+		x.domID = append(x.domID, uint32(rng.IntN(3000)))
 	}
 	all := make([]cScored, n)
 	for i := range all {

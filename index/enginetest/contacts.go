@@ -30,6 +30,7 @@ func RunContacts(t *testing.T, open func(t *testing.T) ContactBackend) {
 		{"SearchByVector", testContactVectorSearch},
 		{"FilterOrderAndGrouping", testContactGrouping},
 		{"CompanyReindexRefreshesContacts", testEmployerRefresh},
+		{"SharedAndChangedEmails", testSharedEmails},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := open(t)
@@ -287,4 +288,33 @@ func testEmployerRefresh(t *testing.T, e ContactBackend) {
 	if len(got) != 1 || got[0].CompanyState != "CA-ON" || got[0].CompanyName != "Acme Security" || got[0].Title != "Chief Technology Officer" {
 		t.Fatalf("refreshed contact %+v", got)
 	}
+}
+
+// testSharedEmails: an address two contacts share finds both; a changed
+// address finds only the new owner; a deleted contact is gone from lookups.
+func testSharedEmails(t *testing.T, e ContactBackend) {
+	ctx := context.Background()
+	docs := loadContacts(t, e)
+	email := index.Terms{Field: index.ContactEmailField, Values: []string{"bob@acme.com"}}
+	dup := docs[2] // Cleo, no address yet
+	dup.Contact.Email = "Bob@Acme.com"
+	if _, err := e.UpsertContacts(ctx, []index.ContactDoc{dup}); err != nil {
+		t.Fatal(err)
+	}
+	e.Refresh(ctx)
+	assertContacts(t, e, email, 2, 3)
+	bob := docs[1]
+	bob.Contact.Email = "robert@acme.com"
+	if _, err := e.UpsertContacts(ctx, []index.ContactDoc{bob}); err != nil {
+		t.Fatal(err)
+	}
+	e.Refresh(ctx)
+	assertContacts(t, e, email, 3)
+	assertContacts(t, e, index.Terms{Field: index.ContactEmailField, Values: []string{"robert@acme.com"}}, 2)
+	if _, err := e.DeleteContacts(ctx, []int64{3}); err != nil {
+		t.Fatal(err)
+	}
+	e.Refresh(ctx)
+	assertContacts(t, e, email)
+	assertContacts(t, e, index.Terms{Field: index.LinkedInField, Values: []string{"ana-garcia-1"}}, 1)
 }

@@ -112,8 +112,8 @@ func TestReopenKeepsData(t *testing.T) {
 		t.Fatalf("after reopen: %+v %v", p, err)
 	}
 	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != 2 {
-		t.Fatalf("schema_migrations has %d rows (%v), want 2", n, err)
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("schema_migrations has %d rows (%v), want 3", n, err)
 	}
 }
 
@@ -273,4 +273,61 @@ func BillConcurrently(t *testing.T, stores []store.Store, orgID string, n, quota
 		}
 	}
 	t.Logf("%d bills over %d stores: %d credits billed (per store %v), %d distinct records", n, len(stores), billed, perStore, len(covered))
+}
+
+// TestTwoProcessesShareTasks: workers of two stores (two processes) claim
+// from one queue at once; FOR UPDATE SKIP LOCKED gives each task to one
+// worker only, and together they take every task.
+func TestTwoProcessesShareTasks(t *testing.T) {
+	ctx := context.Background()
+	url := testURL(t)
+	a, b := open(t, url), open(t, url)
+	o, err := a.CreateOrg(ctx, "Acme", store.PlanTeam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tasks = 60
+	for i := 0; i < tasks; i++ {
+		if _, err := b.CreateTask(ctx, o.ID, "match", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	claimed := map[string]string{}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*tasks)
+	for w := 0; w < 8; w++ {
+		s := []*Store{a, b}[w%2]
+		worker := fmt.Sprintf("p%d/w%d", w%2, w)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				task, ok, err := s.ClaimTask(ctx, worker, []string{"match"}, time.Minute)
+				if err != nil || !ok {
+					if err != nil {
+						errs <- err
+					}
+					return
+				}
+				mu.Lock()
+				if prev, dup := claimed[task.ID]; dup {
+					errs <- fmt.Errorf("task %s claimed by %s and %s", task.ID, prev, worker)
+				}
+				claimed[task.ID] = worker
+				mu.Unlock()
+				if err := s.CompleteTask(ctx, task.ID, worker, []byte(`{}`)); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if len(claimed) != tasks {
+		t.Fatalf("%d tasks claimed, want %d", len(claimed), tasks)
+	}
 }

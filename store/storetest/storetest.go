@@ -26,6 +26,11 @@ func RunAll(t *testing.T, open func(t *testing.T) store.Store) {
 		{"BillingConcurrent", testBillingConcurrent},
 		{"Usage", testUsage},
 		{"Signups", testSignups},
+		{"TaskLifecycle", testTaskLifecycle},
+		{"TaskOrgs", testTaskOrgs},
+		{"TaskCancel", testTaskCancel},
+		{"TaskClaimConcurrent", testTaskClaimConcurrent},
+		{"TaskLeaseExpiry", testTaskLeaseExpiry},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
