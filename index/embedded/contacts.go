@@ -78,6 +78,39 @@ type contactIndex struct {
 	// value's hash to its contact (dups when several share one).
 	uniq map[index.Field]map[uint64]uint32
 	dups map[index.Field]map[uint64][]uint32
+
+	// bulk collects postings as sorted id lists while the index loads;
+	// finishLoad turns them into bitmaps at once.
+	bulk *contactBulk
+}
+
+type contactBulk struct {
+	post  map[index.Field]map[string][]uint32
+	flags map[index.Field][]uint32
+	words map[string][]uint32
+	live  []uint32
+}
+
+func (x *contactIndex) finishLoad() {
+	b := x.bulk
+	x.bulk = nil
+	for f, m := range b.post {
+		for v, ids := range m {
+			x.post[f][v] = roaring.BitmapOf(ids...)
+		}
+	}
+	for f, ids := range b.flags {
+		x.flags[f] = roaring.BitmapOf(ids...)
+	}
+	for w, ids := range b.words {
+		x.words[w] = roaring.BitmapOf(ids...)
+	}
+	x.live = roaring.BitmapOf(b.live...)
+	for _, m := range x.post {
+		for _, bm := range m {
+			bm.RunOptimize()
+		}
+	}
 }
 
 // hashedField reports the keyword fields kept in uniq/dups, not postings.
@@ -343,6 +376,9 @@ func newContactIndex() *contactIndex {
 
 func (e *Engine) loadContacts() (*contactIndex, error) {
 	x := newContactIndex()
+	// A fresh load assigns ids in order and never replaces: postings are
+	// collected as id lists and built once.
+	x.bulk = &contactBulk{post: map[index.Field]map[string][]uint32{}, flags: map[index.Field][]uint32{}, words: map[string][]uint32{}}
 	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
 	if err != nil {
 		return nil, fmt.Errorf("load contacts: %w", err)
@@ -364,6 +400,7 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	if err := it.Error(); err != nil {
 		return nil, fmt.Errorf("load contacts: %w", err)
 	}
+	x.finishLoad()
 	return x, nil
 }
 
@@ -426,6 +463,15 @@ func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
 				}
 				continue
 			}
+			if x.bulk != nil {
+				m := x.bulk.post[f]
+				if m == nil {
+					m = map[string][]uint32{}
+					x.bulk.post[f] = m
+				}
+				m[v] = append(m[v], id)
+				continue
+			}
 			bm := x.post[f][v]
 			if bm == nil {
 				bm = roaring.New()
@@ -436,16 +482,28 @@ func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
 	}
 	for i, f := range contactFlags {
 		if en.flags&(1<<i) != 0 {
-			x.flags[f].Add(id)
+			if x.bulk != nil {
+				x.bulk.flags[f] = append(x.bulk.flags[f], id)
+			} else {
+				x.flags[f].Add(id)
+			}
 		}
 	}
 	for _, w := range strings.Fields(en.title) {
+		if x.bulk != nil {
+			x.bulk.words[w] = append(x.bulk.words[w], id)
+			continue
+		}
 		bm := x.words[w]
 		if bm == nil {
 			bm = roaring.New()
 			x.words[w] = bm
 		}
 		bm.Add(id)
+	}
+	if x.bulk != nil {
+		x.bulk.live = append(x.bulk.live, id)
+		return
 	}
 	x.live.Add(id)
 }
@@ -1022,6 +1080,25 @@ func (x *contactIndex) pick(all []cScored, s index.ContactSearch) []cScored {
 		picked, complete := x.groupComplete(top, s)
 		if complete {
 			return picked
+		}
+		if s.MaxCompanies > 0 {
+			// The companies are ordered by their best contact, so the first
+			// MaxCompanies companies of a sorted prefix are final; only
+			// their other contacts remain to be found, in the rest.
+			chosen := map[uint32]bool{}
+			for i := s.Offset; i < len(top) && len(chosen) < s.MaxCompanies; i++ {
+				chosen[x.domID[top[i].id]] = true
+			}
+			if len(chosen) == s.MaxCompanies && s.Offset == 0 {
+				var theirs []cScored
+				for _, c := range all {
+					if chosen[x.domID[c.id]] {
+						theirs = append(theirs, c)
+					}
+				}
+				slices.SortFunc(theirs, cmp)
+				return x.group(theirs, s)
+			}
 		}
 		m *= 4
 	}
