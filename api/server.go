@@ -20,6 +20,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
 )
@@ -53,6 +54,7 @@ type Server struct {
 	biller    *account.Biller
 	limiter   *account.Limiter
 	signups   *account.Signups
+	jobs      *jobs.Runner
 }
 
 // New builds the API with every route registered.
@@ -96,6 +98,7 @@ func New(d Deps) *Server {
 		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
 		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
+		jobs:      &jobs.Runner{Store: d.Store, Log: d.Log, Workers: 2},
 	}
 	hapi.UseMiddleware(s.authenticate)
 
@@ -104,7 +107,9 @@ func New(d Deps) *Server {
 	s.registerDiscover()
 	s.registerAccount()
 	if ce, ok := contactEngine(d.Engine); ok {
-		s.registerContacts(&query.ContactService{Engine: ce, Companies: s.companies})
+		svc := &query.ContactService{Engine: ce, Companies: s.companies}
+		s.registerContacts(svc)
+		s.registerContactMatch(svc)
 	} else {
 		d.Log.Warn().Str("engine", d.Engine.Name()).Msg("this engine has no contact index: the /v1/contacts routes are not served")
 	}
@@ -119,8 +124,20 @@ func New(d Deps) *Server {
 // App returns the Fiber app, for serving and for tests (app.Test).
 func (s *Server) App() *fiber.App { return s.app }
 
+// StartJobs starts the task workers (Listen does it); they stop when ctx
+// is done or at StopJobs.
+func (s *Server) StartJobs(ctx context.Context) error { return s.jobs.Start(ctx) }
+
+// StopJobs stops the task workers, waiting a bounded time for running
+// tasks; an interrupted task runs again elsewhere when its lease expires.
+func (s *Server) StopJobs() { s.jobs.Stop() }
+
 // Listen serves on addr until ctx is done, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
+	if err := s.StartJobs(ctx); err != nil {
+		return err
+	}
+	defer s.StopJobs()
 	errc := make(chan error, 1)
 	go func() { errc <- s.app.Listen(addr) }()
 	select {

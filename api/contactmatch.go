@@ -1,0 +1,242 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/openprospect/prospectd/jobs"
+	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/record/domain"
+	"github.com/openprospect/prospectd/record/geo"
+	"github.com/openprospect/prospectd/store"
+)
+
+// kindContactMatch is the task kind of POST /v1/contacts/bulk-match.
+const kindContactMatch = "contact_bulk_match"
+
+// ContactMatchQuery is one query of a contact bulk match.
+type ContactMatchQuery struct {
+	Name          string `json:"name,omitempty" maxLength:"200"`
+	Email         string `json:"email,omitempty" maxLength:"254"`
+	CompanyName   string `json:"company_name,omitempty" maxLength:"300"`
+	Domain        string `json:"domain,omitempty" maxLength:"300"`
+	PersonCountry string `json:"person_country,omitempty" maxLength:"60" doc:"ISO-3166-1 alpha-2"`
+}
+
+// ContactMatchBody is POST /v1/contacts/bulk-match.
+type ContactMatchBody struct {
+	Queries []ContactMatchQuery `json:"queries" minItems:"1" maxItems:"500" doc:"1-500 queries, each with a name or an email"`
+	Enrich  bool                `json:"enrich,omitempty" doc:"Return full contact records (billed as contacts)"`
+	Limit   int                 `json:"limit,omitempty" minimum:"1" maximum:"20" doc:"Matches per query, 1-20 (default 10)"`
+}
+
+type contactMatchInput struct{ Body ContactMatchBody }
+
+// TaskAccepted is the answer to a task submission.
+type TaskAccepted struct {
+	TaskID string `json:"task_id"`
+	Status string `json:"status"`
+}
+
+type taskAcceptedOutput struct {
+	Status int
+	Body   TaskAccepted
+}
+
+// contactMatchTask is the persisted task input.
+type contactMatchTask struct {
+	Queries []query.MatchQuery `json:"queries"`
+	Enrich  bool               `json:"enrich"`
+	Limit   int                `json:"limit"`
+}
+
+// ContactMatchResult is one query's matches; a match is the lookup subset
+// with match_score, or a full contact record (with match_score) when
+// enrich is set.
+type ContactMatchResult struct {
+	Query   ContactMatchQuery `json:"query"`
+	Matches []map[string]any  `json:"matches"`
+}
+
+// TaskStatusBody is a task's status; results when completed.
+type TaskStatusBody struct {
+	TaskID   string          `json:"task_id"`
+	Status   string          `json:"status" enum:"in_progress,completed,failed,cancelling,cancelled"`
+	Progress int             `json:"progress" doc:"0-100"`
+	Results  json.RawMessage `json:"results,omitempty"`
+	Error    string          `json:"error,omitempty"`
+}
+
+type taskStatusInput struct {
+	TaskID string `path:"task_id" maxLength:"100"`
+}
+
+type taskStatusOutput struct{ Body TaskStatusBody }
+
+func (s *Server) registerContactMatch(svc *query.ContactService) {
+	s.jobs.Register(kindContactMatch, func(ctx context.Context, run *jobs.Run) (any, error) {
+		var in contactMatchTask
+		if err := run.Decode(&in); err != nil {
+			return nil, err
+		}
+		org, err := s.deps.Store.OrgByID(ctx, run.Task.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]ContactMatchResult, len(in.Queries))
+		var found [][]query.ContactCandidate
+		for i, q := range in.Queries {
+			if run.Cancelled() {
+				return nil, context.Canceled
+			}
+			c, err := svc.MatchContact(ctx, q, in.Limit)
+			if err != nil {
+				return nil, err
+			}
+			found = append(found, c)
+			run.Progress((i + 1) * 100 / len(in.Queries))
+		}
+		// Enriched matches are billed as contacts, in order, as far as the
+		// credits go; the rest keep the lookup subset.
+		covered := map[int64]bool{}
+		if in.Enrich {
+			var charges []store.Charge
+			for _, cs := range found {
+				for _, c := range cs {
+					charges = append(charges, store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(c.Contact.PersonaID, 10)})
+				}
+			}
+			r, err := s.biller.Bill(ctx, org, "contacts_bulk_match", charges)
+			if err != nil && len(charges) > 0 && r.Covered == nil {
+				return nil, err
+			}
+			k := 0
+			for _, cs := range found {
+				for _, c := range cs {
+					if k < len(r.Covered) && r.Covered[k] {
+						covered[c.Contact.PersonaID] = true
+					}
+					k++
+				}
+			}
+		}
+		for i, q := range in.Queries {
+			out[i] = ContactMatchResult{Query: ContactMatchQuery{Name: q.Name, Email: q.Email, CompanyName: q.CompanyName, Domain: q.Domain, PersonCountry: q.PersonCountry},
+				Matches: []map[string]any{}}
+			for _, c := range found[i] {
+				var m map[string]any
+				if covered[c.Contact.PersonaID] {
+					b, _ := json.Marshal(ContactOf(c.Contact, nil))
+					json.Unmarshal(b, &m)
+				} else {
+					m = map[string]any{"persona_id": c.Contact.PersonaID, "name": c.Contact.Name, "title": optional(c.Contact.Title),
+						"domain": c.Contact.Domain, "company_name": c.Contact.CompanyName}
+				}
+				m["match_score"] = c.Score
+				out[i].Matches = append(out[i].Matches, m)
+			}
+		}
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID:   "contacts-bulk-match",
+		Method:        http.MethodPost,
+		Path:          "/v1/contacts/bulk-match",
+		Summary:       "Match people to contacts (async)",
+		Description:   "Each query is matched by exact email first (match_score 100), then by name (and company or domain). Returns a task id; poll GET /v1/contactmatch/status/{task_id}.",
+		Tags:          []string{"Contacts"},
+		Security:      authRequired,
+		DefaultStatus: http.StatusAccepted,
+		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests},
+	}, func(ctx context.Context, in *contactMatchInput) (*taskAcceptedOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
+		task := contactMatchTask{Enrich: in.Body.Enrich, Limit: in.Body.Limit}
+		if task.Limit == 0 {
+			task.Limit = 10
+		}
+		var details []error
+		for i, q := range in.Body.Queries {
+			loc := fmt.Sprintf("body.queries[%d]", i)
+			mq := query.MatchQuery{Name: strings.TrimSpace(q.Name), Email: strings.ToLower(strings.TrimSpace(q.Email)), CompanyName: strings.TrimSpace(q.CompanyName)}
+			if mq.Name == "" && mq.Email == "" {
+				details = append(details, &huma.ErrorDetail{Location: loc, Message: "give a name or an email"})
+			}
+			if mq.Email != "" {
+				if at := strings.LastIndexByte(mq.Email, '@'); at < 1 || at == len(mq.Email)-1 || strings.ContainsAny(mq.Email, " <>,;") {
+					details = append(details, &huma.ErrorDetail{Location: loc + ".email", Message: "not an email address", Value: q.Email})
+				}
+			}
+			if q.Domain != "" {
+				d, err := domain.Normalize(q.Domain)
+				if err != nil {
+					details = append(details, &huma.ErrorDetail{Location: loc + ".domain", Message: err.Error(), Value: q.Domain})
+				}
+				mq.Domain = d
+			}
+			if q.PersonCountry != "" {
+				c, ok := geo.LookupCountry(q.PersonCountry)
+				if !ok {
+					details = append(details, &huma.ErrorDetail{Location: loc + ".person_country", Message: "not an ISO-3166-1 alpha-2 code or country name", Value: q.PersonCountry})
+				}
+				mq.PersonCountry = c.Code
+			}
+			task.Queries = append(task.Queries, mq)
+		}
+		if len(details) > 0 {
+			return nil, huma.NewError(http.StatusUnprocessableEntity, "invalid queries", details...)
+		}
+		t, err := s.jobs.Submit(ctx, p.Org.ID, kindContactMatch, task)
+		if err != nil {
+			return nil, s.internal(ctx, "submit contact match", err)
+		}
+		return &taskAcceptedOutput{Status: http.StatusAccepted, Body: TaskAccepted{TaskID: t.ID, Status: t.Status}}, nil
+	})
+
+	for _, path := range []string{"/v1/contactmatch/status/{task_id}", "/v1/bulkcontactmatch/status/{task_id}"} {
+		huma.Register(s.api, huma.Operation{
+			OperationID: "contact-match-status" + strings.ReplaceAll(strings.Split(path, "/")[2], "contactmatch", ""),
+			Method:      http.MethodGet,
+			Path:        path,
+			Summary:     "Contact bulk match status",
+			Description: "Status and progress of a contact bulk match; results when completed. Both paths serve the same tasks.",
+			Tags:        []string{"Contacts"},
+			Security:    authRequired,
+			Errors:      []int{http.StatusUnauthorized, http.StatusNotFound},
+		}, func(ctx context.Context, in *taskStatusInput) (*taskStatusOutput, error) {
+			return s.taskStatus(ctx, in.TaskID, kindContactMatch)
+		})
+	}
+}
+
+// taskStatus reports a task of the caller's organization; another
+// organization's task, or one of another kind, is not found.
+func (s *Server) taskStatus(ctx context.Context, id, kind string) (*taskStatusOutput, error) {
+	p, ok := PrincipalFrom(ctx)
+	if !ok {
+		return nil, huma.Error401Unauthorized("missing API key")
+	}
+	t, err := s.deps.Store.GetTask(ctx, p.Org.ID, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && t.Kind != kind {
+		return nil, huma.Error404NotFound(fmt.Sprintf("task_id: no task %q for this organization", id))
+	}
+	if err != nil {
+		return nil, s.internal(ctx, "task status", err)
+	}
+	body := TaskStatusBody{TaskID: t.ID, Status: t.Status, Progress: t.Progress, Error: t.Error}
+	if t.Status == store.TaskCompleted {
+		body.Results = t.Result
+		body.Progress = 100
+	}
+	return &taskStatusOutput{Body: body}, nil
+}
