@@ -106,6 +106,7 @@ func New(d Deps) *Server {
 	s.registerCompanies()
 	s.registerDiscover()
 	s.registerAccount()
+	s.registerSegment()
 	if ce, ok := contactEngine(d.Engine); ok {
 		svc := &query.ContactService{Engine: ce, Companies: s.companies}
 		s.registerContacts(svc)

@@ -333,13 +333,6 @@ func TestNegationPushesAway(t *testing.T) {
 	}
 }
 
-func dot(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
 
 func TestTextInputs(t *testing.T) {
 	svc, all := corpus(t)

@@ -1,0 +1,183 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/jobs"
+	"github.com/openprospect/prospectd/record/domain"
+	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/uploads"
+)
+
+const kindSegment = "segment"
+
+// Segment upload caps (spec: Limits).
+var segmentLimits = uploads.Limits{MaxBytes: 1 << 20, MaxRows: 10_000}
+
+type segmentInput struct {
+	RawBody multipart.Form
+}
+
+// segmentTask is the persisted input.
+type segmentTask struct {
+	Domains     []string `json:"domains"`
+	MaxSegments int      `json:"max_segments"`
+}
+
+// SegmentedCompany is a result row: a profile with the segment fields.
+type SegmentedCompany struct {
+	Profile
+	SegmentID          int     `json:"segment_id" doc:"-1 means unclustered"`
+	SegmentDescription string  `json:"segment_description"`
+	Probability        float64 `json:"probability"`
+}
+
+// SegmentResults are a completed segmentation's results.
+type SegmentResults []SegmentedCompany
+
+func (s *Server) registerSegment() {
+	s.jobs.Register(kindSegment, func(ctx context.Context, run *jobs.Run) (any, error) {
+		var in segmentTask
+		if err := run.Decode(&in); err != nil {
+			return nil, err
+		}
+		seg, err := s.companies.Segment(ctx, in.Domains, in.MaxSegments, run.Progress)
+		if err != nil {
+			return nil, err
+		}
+		org, err := s.deps.Store.OrgByID(ctx, run.Task.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		// Segment rows are hydrated profiles: billed like bizdata, cut to
+		// what the credits cover.
+		domains := make([]string, len(seg.Rows))
+		for i, r := range seg.Rows {
+			domains[i] = r.Company.Domain
+		}
+		bill, err := s.biller.Bill(ctx, org, "segment", account.Companies(domains))
+		if err != nil && !errors.Is(err, account.ErrNoCredits) {
+			return nil, err
+		}
+		out := SegmentResults{}
+		for i, r := range seg.Rows {
+			if i < len(bill.Covered) && bill.Covered[i] {
+				out = append(out, SegmentedCompany{Profile: ProfileOf(r.Company), SegmentID: r.SegmentID,
+					SegmentDescription: r.Description, Probability: r.Probability})
+			}
+		}
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID:   "segment",
+		Method:        http.MethodPost,
+		Path:          "/v1/segment",
+		Summary:       "Segment a list of domains (async)",
+		Description:   "multipart/form-data: `file` (CSV or .xlsx, at most 1 MB and 10,000 rows), `domain_column` (detected when omitted), `max_segments` (2-100; chosen by silhouette when omitted). Returns a task id; poll GET /v1/segment/status/{task_id}. Only active indexed companies are segmented.",
+		Tags:          []string{"Companies"},
+		Security:      authRequired,
+		DefaultStatus: http.StatusAccepted,
+		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity, http.StatusTooManyRequests},
+	}, func(ctx context.Context, in *segmentInput) (*taskAcceptedOutput, error) {
+		p, err := s.paid(ctx, store.PlanStarter)
+		if err != nil {
+			return nil, err
+		}
+		form := in.RawBody
+		field := func(name string) string {
+			if v := form.Value[name]; len(v) > 0 {
+				return strings.TrimSpace(v[0])
+			}
+			return ""
+		}
+		if ids := form.Value["query_id"]; len(ids) > 0 && strings.TrimSpace(strings.Join(ids, "")) != "" {
+			return nil, huma.Error404NotFound(fmt.Sprintf("query_id: saved query %q not found for the caller", strings.Join(ids, ",")))
+		}
+		task := segmentTask{}
+		if v := field("max_segments"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 2 || n > 100 {
+				return nil, huma.Error422UnprocessableEntity("max_segments: must be an integer between 2 and 100")
+			}
+			task.MaxSegments = n
+		}
+		files := form.File["file"]
+		if len(files) != 1 {
+			return nil, huma.Error422UnprocessableEntity("file: upload exactly one CSV or Excel file in the form field \"file\"")
+		}
+		fh := files[0]
+		if fh.Size > segmentLimits.MaxBytes {
+			return nil, huma.NewError(http.StatusRequestEntityTooLarge, fmt.Sprintf("file: %d bytes, the limit is 1 MB", fh.Size))
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, huma.Error422UnprocessableEntity("file: cannot be read")
+		}
+		defer f.Close()
+		t, err := uploads.Read(fh.Filename, f, segmentLimits)
+		switch {
+		case errors.Is(err, uploads.ErrTooLarge):
+			return nil, huma.NewError(http.StatusRequestEntityTooLarge, "file: "+err.Error())
+		case err != nil:
+			return nil, huma.Error422UnprocessableEntity("file: " + err.Error())
+		}
+		col, err := uploads.DomainColumn(t, field("domain_column"))
+		if err != nil {
+			return nil, huma.Error422UnprocessableEntity(err.Error())
+		}
+		seen := map[string]bool{}
+		var bad []string
+		for i, row := range t.Rows {
+			v := row[col]
+			if v == "" {
+				continue
+			}
+			d, err := domain.Normalize(v)
+			if err != nil {
+				bad = append(bad, fmt.Sprintf("line %d: %q", t.Line[i], v))
+				continue
+			}
+			if !seen[d] {
+				seen[d] = true
+				task.Domains = append(task.Domains, d)
+			}
+		}
+		if len(bad) > 0 {
+			if len(bad) > 5 {
+				bad = append(bad[:5], fmt.Sprintf("and %d more", len(bad)-5))
+			}
+			return nil, huma.Error422UnprocessableEntity("domain column " + t.Header[col] + ": not domains: " + strings.Join(bad, "; "))
+		}
+		if len(task.Domains) == 0 {
+			return nil, huma.Error422UnprocessableEntity("domain column " + t.Header[col] + ": no domains")
+		}
+		task2, err := s.jobs.Submit(ctx, p.Org.ID, kindSegment, task)
+		if err != nil {
+			return nil, s.internal(ctx, "submit segment", err)
+		}
+		return &taskAcceptedOutput{Status: http.StatusAccepted, Body: TaskAccepted{TaskID: task2.ID, Status: task2.Status}}, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "segment-status",
+		Method:      http.MethodGet,
+		Path:        "/v1/segment/status/{task_id}",
+		Summary:     "Segmentation status",
+		Description: "Status and progress; when completed, `results`: company profiles with segment_id (-1 unclustered), segment_description and probability.",
+		Tags:        []string{"Companies"},
+		Security:    authRequired,
+		Errors:      []int{http.StatusUnauthorized, http.StatusNotFound},
+	}, func(ctx context.Context, in *taskStatusInput) (*taskStatusOutput, error) {
+		return s.taskStatus(ctx, in.TaskID, kindSegment)
+	})
+}
