@@ -43,6 +43,9 @@ type Deps struct {
 	PublicURL string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// TaskLease is how long a task stays with a worker that stops
+	// renewing it (a killed server); jobs.DefaultLease when 0.
+	TaskLease time.Duration
 }
 
 // Server is the HTTP API.
@@ -98,7 +101,7 @@ func New(d Deps) *Server {
 		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
 		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
-		jobs:      &jobs.Runner{Store: d.Store, Log: d.Log, Workers: 2},
+		jobs:      &jobs.Runner{Store: d.Store, Log: d.Log, Workers: 2, Lease: d.TaskLease},
 	}
 	hapi.UseMiddleware(s.authenticate)
 

@@ -99,6 +99,16 @@ func (fs *flagSet) Int(name, env string, def int, help string) *int {
 	return fs.FlagSet.Int(name, def, help+" (env "+env+")")
 }
 
+func (fs *flagSet) Duration(name, env string, def time.Duration, help string) *time.Duration {
+	fs.env[name] = env
+	if v, ok := os.LookupEnv(env); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			def = d
+		}
+	}
+	return fs.FlagSet.Duration(name, def, help+" (env "+env+")")
+}
+
 func (fs *flagSet) Bool(name, env string, def bool, help string) *bool {
 	fs.env[name] = env
 	if v, ok := os.LookupEnv(env); ok {

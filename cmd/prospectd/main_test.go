@@ -106,10 +106,19 @@ func TestEndToEnd(t *testing.T) {
 var keyLine = regexp.MustCompile(`Demo API key: (\S+)`)
 var tryLine = regexp.MustCompile(`bizdata\?domain=([^"\s]+)`)
 
-func startServe(t *testing.T, bin, dir, addr string) (key, domain string, stop func()) {
+func startServe(t *testing.T, bin, dir, addr string, extra ...string) (key, domain string, stop func()) {
+	t.Helper()
+	key, domain, stop, _ = startServeCmd(t, bin, dir, addr, extra...)
+	return key, domain, stop
+}
+
+// startServeCmd starts serve and also returns its process, for tests that
+// kill it.
+func startServeCmd(t *testing.T, bin, dir, addr string, extra ...string) (key, domain string, stop func(), proc *os.Process) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "serve", "--demo", "300", "--addr", addr, "--data-dir", dir, "--log-format", "json")
+	args := append([]string{"serve", "--demo", "300", "--addr", addr, "--data-dir", dir, "--log-format", "json"}, extra...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
@@ -153,13 +162,69 @@ func startServe(t *testing.T, bin, dir, addr string) (key, domain string, stop f
 		if res, err := http.Get("http://" + addr + "/v1/health"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
-				return key, domain, stop
+				return key, domain, stop, cmd.Process
 			}
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatal("server never became healthy")
 	return
+}
+
+// TestKilledServerFinishesTask submits a contact bulk match, kills the
+// server with SIGKILL straight away, restarts it, and expects the task to
+// complete with every query's result: none lost, completed once.
+func TestKilledServerFinishesTask(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	key, _, _, proc := startServeCmd(t, bin, dir, addr, "--task-lease", "2s")
+	var queries []string
+	for i := 0; i < 500; i++ {
+		queries = append(queries, fmt.Sprintf(`{"name": "Person %d Smith"}`, i))
+	}
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/contacts/bulk-match",
+		strings.NewReader(`{"queries": [`+strings.Join(queries, ",")+`], "limit": 2}`))
+	req.Header.Set("X-API-Key", key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc struct {
+		TaskID string `json:"task_id"`
+	}
+	json.NewDecoder(res.Body).Decode(&acc)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted || acc.TaskID == "" {
+		t.Fatalf("submit: %d %+v", res.StatusCode, acc)
+	}
+	proc.Kill()
+	proc.Wait()
+
+	_, _, stop := startServe(t, bin, dir, addr, "--task-lease", "2s")
+	defer stop()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		status, body := get(t, addr, key, "/v1/contactmatch/status/"+acc.TaskID)
+		if status != 200 {
+			t.Fatalf("status: %d %v", status, body)
+		}
+		if body["status"] == "completed" {
+			results, _ := body["results"].([]any)
+			if len(results) != 500 {
+				t.Fatalf("%d results after the restart, want 500", len(results))
+			}
+			return
+		}
+		if body["status"] == "failed" || time.Now().After(deadline) {
+			t.Fatalf("task after the restart: %v", body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 func get(t *testing.T, addr, key, path string) (int, map[string]any) {

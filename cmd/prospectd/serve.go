@@ -26,6 +26,7 @@ func runServe(ctx context.Context, args []string) error {
 	smtpURL := fs.String("smtp-url", "PROSPECT_SMTP_URL", "", "SMTP relay for signup confirmations: smtp://user:pass@host:587 or smtps://...; empty refuses signups (503)")
 	mailFrom := fs.String("mail-from", "PROSPECT_MAIL_FROM", "", "sender address of signup emails")
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
+	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	b := addBackendFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
@@ -96,7 +97,7 @@ func runServe(ctx context.Context, args []string) error {
 		fmt.Printf("\nDemo API key: %s\nBase URL:     %s\nTry:          curl -H \"X-API-Key: %s\" \"%s/bizdata?domain=%s\"\n\n", key, base, key, base, example)
 	}
 
-	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
+	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, TaskLease: *taskLease})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
