@@ -832,20 +832,9 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		}
 		return filterIDs(cand, func(id uint32) bool { c := int64(x.conns[id]); return c >= lo && c <= hi }), nil
 	case index.DateRange:
-		lo, hi := int32(noDate+1), int32(math.MaxInt32)
-		if n.From != "" {
-			d, ok := parseDay(n.From)
-			if !ok {
-				return nil, fmt.Errorf("%w: date %q", index.ErrInvalid, n.From)
-			}
-			lo = d
-		}
-		if n.To != "" {
-			d, ok := parseDay(n.To)
-			if !ok {
-				return nil, fmt.Errorf("%w: date %q", index.ErrInvalid, n.To)
-			}
-			hi = d
+		lo, hi, err := dayBounds(n)
+		if err != nil {
+			return nil, err
 		}
 		return filterIDs(cand, func(id uint32) bool { d := x.jobs[id]; return d != noDate && d >= lo && d <= hi }), nil
 	case index.Phrase:
@@ -877,21 +866,9 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		}
 		return cur, nil
 	case index.Or:
-		parts := make([]*roaring.Bitmap, 0, len(n))
-		for _, c := range n {
-			bm, err := x.eval(c, cand)
-			if err != nil {
-				return nil, err
-			}
-			parts = append(parts, bm)
-		}
-		return roaring.FastOr(parts...), nil
+		return evalOr(n, cand, x.eval)
 	case index.Not:
-		bm, err := x.eval(n.Filter, cand)
-		if err != nil {
-			return nil, err
-		}
-		return roaring.AndNot(cand, bm), nil
+		return evalNot(n, cand, x.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
 }

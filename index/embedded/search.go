@@ -156,20 +156,9 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 			return s >= lo && s <= hi
 		}), nil
 	case index.DateRange:
-		lo, hi := int32(noDate+1), int32(1<<31-1)
-		if n.From != "" {
-			d, ok := parseDay(n.From)
-			if !ok {
-				return nil, fmt.Errorf("%w: date %q", index.ErrInvalid, n.From)
-			}
-			lo = d
-		}
-		if n.To != "" {
-			d, ok := parseDay(n.To)
-			if !ok {
-				return nil, fmt.Errorf("%w: date %q", index.ErrInvalid, n.To)
-			}
-			hi = d
+		lo, hi, err := dayBounds(n)
+		if err != nil {
+			return nil, err
 		}
 		return e.numeric(fmt.Sprintf("d%d:%d", lo, hi), cand, func(id uint32) bool {
 			s := e.starts[id]
@@ -195,21 +184,9 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		}
 		return cur, nil
 	case index.Or:
-		parts := make([]*roaring.Bitmap, 0, len(n))
-		for _, c := range n {
-			bm, err := e.eval(c, cand)
-			if err != nil {
-				return nil, err
-			}
-			parts = append(parts, bm)
-		}
-		return roaring.FastOr(parts...), nil
+		return evalOr(n, cand, e.eval)
 	case index.Not:
-		bm, err := e.eval(n.Filter, cand)
-		if err != nil {
-			return nil, err
-		}
-		return roaring.AndNot(cand, bm), nil
+		return evalNot(n, cand, e.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
 }
@@ -317,4 +294,47 @@ func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, err
 		}
 	}
 	return out, nil
+}
+
+// evalOr and evalNot are the combinators both indexes (companies and
+// contacts) share; eval evaluates a child.
+func evalOr(n index.Or, cand *roaring.Bitmap, eval func(index.Filter, *roaring.Bitmap) (*roaring.Bitmap, error)) (*roaring.Bitmap, error) {
+	parts := make([]*roaring.Bitmap, 0, len(n))
+	for _, c := range n {
+		bm, err := eval(c, cand)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, bm)
+	}
+	return roaring.FastOr(parts...), nil
+}
+
+func evalNot(n index.Not, cand *roaring.Bitmap, eval func(index.Filter, *roaring.Bitmap) (*roaring.Bitmap, error)) (*roaring.Bitmap, error) {
+	bm, err := eval(n.Filter, cand)
+	if err != nil {
+		return nil, err
+	}
+	return roaring.AndNot(cand, bm), nil
+}
+
+// dayBounds converts a DateRange to inclusive day numbers; an empty bound
+// is open (dates unknown, noDate, never match).
+func dayBounds(n index.DateRange) (lo, hi int32, err error) {
+	lo, hi = int32(noDate+1), int32(1<<31-1)
+	if n.From != "" {
+		d, ok := parseDay(n.From)
+		if !ok {
+			return 0, 0, fmt.Errorf("%w: date %q", index.ErrInvalid, n.From)
+		}
+		lo = d
+	}
+	if n.To != "" {
+		d, ok := parseDay(n.To)
+		if !ok {
+			return 0, 0, fmt.Errorf("%w: date %q", index.ErrInvalid, n.To)
+		}
+		hi = d
+	}
+	return lo, hi, nil
 }
