@@ -384,21 +384,85 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 		return nil, fmt.Errorf("load contacts: %w", err)
 	}
 	defer it.Close()
-	in := interner{}
-	for it.First(); it.Valid(); it.Next() {
-		k := it.Key()
-		if len(k) != len(prefixContactEntry)+8 {
-			continue
-		}
-		id := int64(binary.BigEndian.Uint64(k[len(prefixContactEntry):]))
-		var en cEntry
-		if err := en.unmarshal(it.Value(), in); err != nil {
-			return nil, fmt.Errorf("load contact %d: %w", id, err)
-		}
-		x.place(id, &en, nil)
+
+	// One goroutine reads the store, decoders decode batches in parallel,
+	// and this one places them in key order (placing is not concurrent).
+	type decoded struct {
+		ids     []int64
+		entries []cEntry
+		err     error
 	}
-	if err := it.Error(); err != nil {
-		return nil, fmt.Errorf("load contacts: %w", err)
+	type batch struct {
+		ids  []int64
+		vals [][]byte
+		out  chan decoded
+	}
+	work := make(chan batch, 4)
+	order := make(chan chan decoded, 8)
+	var readErr error
+	go func() {
+		defer close(order)
+		defer close(work)
+		var cur batch
+		flush := func() {
+			cur.out = make(chan decoded, 1)
+			order <- cur.out
+			work <- cur
+			cur = batch{}
+		}
+		for it.First(); it.Valid(); it.Next() {
+			k := it.Key()
+			if len(k) != len(prefixContactEntry)+8 {
+				continue
+			}
+			cur.ids = append(cur.ids, int64(binary.BigEndian.Uint64(k[len(prefixContactEntry):])))
+			cur.vals = append(cur.vals, slices.Clone(it.Value()))
+			if len(cur.ids) == 4096 {
+				flush()
+			}
+		}
+		if len(cur.ids) > 0 {
+			flush()
+		}
+		readErr = it.Error()
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in := interner{}
+			for b := range work {
+				d := decoded{ids: b.ids, entries: make([]cEntry, len(b.ids))}
+				for i := range b.vals {
+					if err := d.entries[i].unmarshal(b.vals[i], in); err != nil {
+						d.err = fmt.Errorf("load contact %d: %w", b.ids[i], err)
+						break
+					}
+				}
+				b.out <- d
+			}
+		}()
+	}
+	var firstErr error
+	for out := range order {
+		d := <-out
+		if d.err != nil && firstErr == nil {
+			firstErr = d.err
+		}
+		if firstErr != nil {
+			continue // drain, so the reader and decoders finish
+		}
+		for i := range d.entries {
+			x.place(d.ids[i], &d.entries[i], nil)
+		}
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if readErr != nil {
+		return nil, fmt.Errorf("load contacts: %w", readErr)
 	}
 	x.finishLoad()
 	return x, nil
