@@ -461,6 +461,11 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 	if err := flush(); err != nil {
 		return st, err
 	}
+	if f, ok := l.Contacts.(interface{ FinishContactLoad(context.Context) error }); ok && st.Indexed > 0 {
+		if err := f.FinishContactLoad(ctx); err != nil {
+			return st, err
+		}
+	}
 	if l.Progress != nil {
 		l.Progress(st)
 	}
