@@ -333,7 +333,6 @@ func TestNegationPushesAway(t *testing.T) {
 	}
 }
 
-
 func TestTextInputs(t *testing.T) {
 	svc, all := corpus(t)
 	var ex record.Company

@@ -3,8 +3,14 @@ package query
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 )
+
+// productRe finds a prompt that describes what the companies make or sell
+// ("at companies selling payroll software"): a company-level signal that
+// company discovery answers better than contact text.
+var productRe = regexp.MustCompile(`(?i)\b(selling|sells|that sell|offering|that offer|that make|making|makers of|building|that build|providers of|vendors of|using|built on|powered by)\b`)
 
 // PersonaExtraction is what a contact prompt says about the people.
 type PersonaExtraction struct {
@@ -120,7 +126,7 @@ func (s *ContactService) applyPrompt(ctx context.Context, d *ContactDiscover, pl
 	if d.ICPText == "" {
 		d.ICPText = persona.Text
 	}
-	if len(company.VendorNames) == 0 && company.Revenue == nil {
+	if len(company.VendorNames) == 0 && company.Revenue == nil && !productRe.MatchString(d.ICPPrompt) {
 		return nil, nil
 	}
 	// Company-level signals: find the companies first.
@@ -134,7 +140,7 @@ func (s *ContactService) applyPrompt(ctx context.Context, d *ContactDiscover, pl
 	for _, m := range res.Matches {
 		domains = append(domains, m.Company.Domain)
 	}
-	pl.notes = append(pl.notes, fmt.Sprintf("the prompt names company signals (tech stack or revenue): contacts searched at the %d companies company discovery found", len(domains)))
+	pl.notes = append(pl.notes, fmt.Sprintf("the prompt names company signals (tech stack, revenue or product): contacts searched at the %d companies company discovery found", len(domains)))
 	if len(domains) == 0 {
 		domains = []string{} // nothing matches
 	}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -157,6 +160,62 @@ func TestExtractPersona(t *testing.T) {
 		x := ExtractPersona(tc.prompt)
 		if !reflect.DeepEqual(x.Seniority, tc.seniority) || !reflect.DeepEqual(x.Department, tc.department) || !reflect.DeepEqual(x.Titles, tc.titles) {
 			t.Errorf("%q: %+v", tc.prompt, x)
+		}
+	}
+}
+
+func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
+	base, _ := corpus(t)
+	ce := base.Engine.(interface {
+		index.ContactEngine
+	})
+	svc := &ContactService{Engine: ce, Companies: base}
+	// The fixture corpus has no contacts loaded: load those of its first
+	// 300 companies once.
+	if n, _ := ce.CountContacts(context.Background(), nil); n == 0 {
+		var docs []index.ContactDoc
+		emb, err := base.embedder(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 300; i++ {
+			for _, c := range fixture.gen.ContactsOf(i) {
+				docs = append(docs, index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))})
+			}
+		}
+		if _, err := ce.UpsertContacts(context.Background(), docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := ParseContactBody([]byte(`{"icp_prompt": "founders at companies selling software", "max_records": 50}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.Discover(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notes) == 0 || !strings.Contains(res.Notes[len(res.Notes)-1], "company discovery") {
+		t.Fatalf("notes %v", res.Notes)
+	}
+	cd, _ := ParseDiscover(url.Values{"icp_prompt": {"founders at companies selling software"}, "max_records": {"1000"}})
+	cd.MinScore = 0
+	companies, _ := base.Discover(context.Background(), cd)
+	if len(res.Groups) == 0 {
+		t.Fatal("no founders found at software companies")
+	}
+	found := map[string]bool{}
+	for _, m := range companies.Matches {
+		found[m.Company.Domain] = true
+	}
+	for _, g := range res.Groups {
+		for _, c := range g.Contacts {
+			if !found[c.Contact.Domain] {
+				t.Fatalf("%s works at %s, which company discovery did not return", c.Contact.Name, c.Contact.Domain)
+			}
+			if c.Contact.Seniority != "executive" {
+				t.Fatalf("%s is %s, not a founder/executive", c.Contact.Name, c.Contact.Seniority)
+			}
 		}
 	}
 }
