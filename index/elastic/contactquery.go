@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -262,39 +261,11 @@ func contactLeaf(f index.Filter) (esQuery, error) {
 		}
 		return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
 	case index.Range:
-		// ValidateContact allows only ConnectionsField.
-		var b rangeBounds
-		if n.Min != nil {
-			b.GTE = json.RawMessage(strconv.Itoa(*n.Min))
-		}
-		if n.Max != nil {
-			b.LTE = json.RawMessage(strconv.Itoa(*n.Max))
-		}
-		if b.GTE == nil && b.LTE == nil {
-			// Every document has connections (0 when unknown).
-			return matchAll(), nil
-		}
-		return esQuery{Range: &rangeQuery{Field: connectionsField, Bounds: b}}, nil
+		// ValidateContact allows only ConnectionsField; every document has
+		// connections (0 when unknown).
+		return intRange(connectionsField, n), nil
 	case index.DateRange:
-		b := rangeBounds{Format: dateFormat}
-		for _, d := range []struct {
-			in  string
-			out *json.RawMessage
-		}{{n.From, &b.GTE}, {n.To, &b.LTE}} {
-			if d.in == "" {
-				continue
-			}
-			if _, err := time.Parse(time.DateOnly, d.in); err != nil {
-				return esQuery{}, fmt.Errorf("%w: date %q is not YYYY-MM-DD", index.ErrInvalid, d.in)
-			}
-			q, _ := json.Marshal(d.in)
-			*d.out = q
-		}
-		if b.GTE == nil && b.LTE == nil {
-			// Only contacts with a (well-formed) start date.
-			return esQuery{Exists: &existsQuery{Field: jobStartField}}, nil
-		}
-		return esQuery{Range: &rangeQuery{Field: jobStartField, Bounds: b}}, nil
+		return dateRange(jobStartField, n)
 	case index.Exists:
 		if n.Field == index.EmailValidatedField {
 			return esQuery{Bool: &boolQuery{Filter: []esQuery{flagTrue(contactHasEmailField), flagTrue(emailValidatedField)}}}, nil

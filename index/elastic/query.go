@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/openprospect/prospectd/index"
@@ -247,38 +248,10 @@ func companyLeaf(f index.Filter) (esQuery, error) {
 		}
 		return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
 	case index.Range:
-		var b rangeBounds
-		if n.Min != nil {
-			b.GTE = json.RawMessage(fmt.Sprint(*n.Min))
-		}
-		if n.Max != nil {
-			b.LTE = json.RawMessage(fmt.Sprint(*n.Max))
-		}
-		if b.GTE == nil && b.LTE == nil {
-			// Every company has a score: an unbounded range is match-all.
-			return matchAll(), nil
-		}
-		return esQuery{Range: &rangeQuery{Field: scoreField, Bounds: b}}, nil
+		// Every company has a score: an unbounded range is match-all.
+		return intRange(scoreField, n), nil
 	case index.DateRange:
-		b := rangeBounds{Format: dateFormat}
-		for _, d := range []struct {
-			in  string
-			out *json.RawMessage
-		}{{n.From, &b.GTE}, {n.To, &b.LTE}} {
-			if d.in == "" {
-				continue
-			}
-			if _, err := time.Parse(time.DateOnly, d.in); err != nil {
-				return esQuery{}, fmt.Errorf("%w: date %q is not YYYY-MM-DD", index.ErrInvalid, d.in)
-			}
-			q, _ := json.Marshal(d.in)
-			*d.out = q
-		}
-		if b.GTE == nil && b.LTE == nil {
-			// Open at both ends: still only records that have the date.
-			return esQuery{Exists: &existsQuery{Field: startDateField}}, nil
-		}
-		return esQuery{Range: &rangeQuery{Field: startDateField, Bounds: b}}, nil
+		return dateRange(startDateField, n)
 	case index.Exists:
 		if n.Field == index.RedirectField {
 			return esQuery{Term: &termQuery{Field: hasRedirectField, Value: true}}, nil
@@ -509,4 +482,43 @@ func swapAlias(alias, from, to string) aliasActions {
 		{Remove: &aliasRef{Index: from, Alias: alias, MustExist: &yes}},
 		{Add: &aliasRef{Index: to, Alias: alias}},
 	}}
+}
+
+// intRange is a numeric range on a field every document has: unbounded,
+// it matches all.
+func intRange(field string, n index.Range) esQuery {
+	var b rangeBounds
+	if n.Min != nil {
+		b.GTE = json.RawMessage(strconv.Itoa(*n.Min))
+	}
+	if n.Max != nil {
+		b.LTE = json.RawMessage(strconv.Itoa(*n.Max))
+	}
+	if b.GTE == nil && b.LTE == nil {
+		return matchAll()
+	}
+	return esQuery{Range: &rangeQuery{Field: field, Bounds: b}}
+}
+
+// dateRange is an inclusive YYYY-MM-DD range; open at both ends it still
+// matches only documents that have the date.
+func dateRange(field string, n index.DateRange) (esQuery, error) {
+	b := rangeBounds{Format: dateFormat}
+	for _, d := range []struct {
+		in  string
+		out *json.RawMessage
+	}{{n.From, &b.GTE}, {n.To, &b.LTE}} {
+		if d.in == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, d.in); err != nil {
+			return esQuery{}, fmt.Errorf("%w: date %q is not YYYY-MM-DD", index.ErrInvalid, d.in)
+		}
+		q, _ := json.Marshal(d.in)
+		*d.out = q
+	}
+	if b.GTE == nil && b.LTE == nil {
+		return esQuery{Exists: &existsQuery{Field: field}}, nil
+	}
+	return esQuery{Range: &rangeQuery{Field: field, Bounds: b}}, nil
 }
