@@ -65,7 +65,10 @@ func (s *Server) registerSegment() {
 			domains[i] = r.Company.Domain
 		}
 		bill, err := s.biller.Bill(ctx, org, "segment", account.Companies(domains))
-		if err != nil && !errors.Is(err, account.ErrNoCredits) {
+		if errors.Is(err, account.ErrNoCredits) {
+			return nil, fmt.Errorf("no credits left this period for the %d segmented companies; see GET /v1/usage", len(domains))
+		}
+		if err != nil {
 			return nil, err
 		}
 		out := SegmentResults{}
