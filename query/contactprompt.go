@@ -21,6 +21,8 @@ type PersonaExtraction struct {
 }
 
 // personaWords map words of a prompt to seniorities and departments.
+// C-suite acronyms are titles, not departments: a CTO's department may be
+// Executive or Technology depending on the data.
 var (
 	seniorityWords = map[string]string{
 		"ceo": "executive", "ceos": "executive", "cto": "executive", "ctos": "executive", "cfo": "executive", "cfos": "executive",
@@ -36,19 +38,19 @@ var (
 	}
 	departmentWords = map[string]string{
 		"sales": "Sales - Marketing", "marketing": "Sales - Marketing", "growth": "Sales - Marketing", "revenue": "Sales - Marketing",
-		"sdrs": "Sales - Marketing", "sdr": "Sales - Marketing", "bdrs": "Sales - Marketing", "cmo": "Sales - Marketing", "cmos": "Sales - Marketing",
+		"sdrs": "Sales - Marketing", "sdr": "Sales - Marketing", "bdrs": "Sales - Marketing",
 		"engineering": "Technology", "engineers": "Technology", "engineer": "Technology", "developers": "Technology", "developer": "Technology",
-		"technology": "Technology", "it": "Technology", "devops": "Technology", "cto": "Technology", "ctos": "Technology", "cio": "Technology",
-		"cios": "Technology", "security": "Technology", "ciso": "Technology", "cisos": "Technology", "data": "Technology",
-		"finance": "Finance", "financial": "Finance", "accounting": "Finance", "cfo": "Finance", "cfos": "Finance", "controllers": "Finance",
+		"technology": "Technology", "it": "Technology", "devops": "Technology",
+		"security": "Technology", "data": "Technology",
+		"finance": "Finance", "financial": "Finance", "accounting": "Finance", "controllers": "Finance",
 		"hr": "Human Resources", "people": "Human Resources", "talent": "Human Resources", "recruiting": "Human Resources", "recruiters": "Human Resources",
 		"legal": "Legal", "counsel": "Legal", "lawyers": "Legal", "compliance": "Legal",
-		"operations": "Operations", "ops": "Operations", "coo": "Operations", "procurement": "Operations", "purchasing": "Operations", "logistics": "Operations",
+		"operations": "Operations", "ops": "Operations", "procurement": "Operations", "purchasing": "Operations", "logistics": "Operations",
 		"support": "Customer Service", "success": "Customer Service", "service": "Customer Service",
 		"research": "Research & Development", "r&d": "Research & Development", "scientists": "Research & Development",
 		"medical": "Medical - Science", "clinical": "Medical - Science", "doctors": "Medical - Science", "physicians": "Medical - Science",
 		"pr": "Public Relations", "communications": "Public Relations", "investor": "Investor Relations",
-		"ceo": "Executive", "ceos": "Executive", "founders": "Executive", "founder": "Executive", "executives": "Executive", "owners": "Executive",
+		"founders": "Executive", "founder": "Executive", "executives": "Executive", "owners": "Executive",
 	}
 )
 
