@@ -100,7 +100,8 @@ func ExtractPersona(prompt string) PersonaExtraction {
 func (s *ContactService) applyPrompt(ctx context.Context, d *ContactDiscover, pl *contactPlan) ([]string, error) {
 	company := ExtractPrompt(d.ICPPrompt)
 	persona := ExtractPersona(company.ICPText)
-	if len(d.Seniority) == 0 {
+	seniorityFromPrompt := len(d.Seniority) == 0
+	if seniorityFromPrompt {
 		d.Seniority = persona.Seniority
 	}
 	if len(d.Department) == 0 {
@@ -110,7 +111,9 @@ func (s *ContactService) applyPrompt(ctx context.Context, d *ContactDiscover, pl
 		terms, err := ParseTitles(persona.Titles)
 		if err == nil {
 			d.Title = terms
-			d.Seniority = nil // the titles say it more precisely
+			if seniorityFromPrompt {
+				d.Seniority = nil // the titles say it more precisely
+			}
 		}
 	}
 	if len(d.PersonCountry) == 0 && len(d.Country) == 0 {
