@@ -173,7 +173,7 @@ func (s *Server) registerContactMatch(svc *query.ContactService) {
 				details = append(details, &huma.ErrorDetail{Location: loc, Message: "give a name or an email"})
 			}
 			if mq.Email != "" {
-				if at := strings.LastIndexByte(mq.Email, '@'); at < 1 || at == len(mq.Email)-1 || strings.ContainsAny(mq.Email, " <>,;") {
+				if !plainEmail(mq.Email) {
 					details = append(details, &huma.ErrorDetail{Location: loc + ".email", Message: "not an email address", Value: q.Email})
 				}
 			}

@@ -303,7 +303,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 			handle = strings.ToLower(handle)
 		default:
 			email = strings.TrimSpace(in.Email)
-			if at := strings.LastIndexByte(email, '@'); at < 1 || at == len(email)-1 || strings.ContainsAny(email, " <>,;") {
+			if !plainEmail(email) {
 				return nil, huma.Error422UnprocessableEntity("email: not an email address")
 			}
 		}
@@ -362,4 +362,12 @@ func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint str
 func contactEngine(e index.Engine) (index.ContactEngine, bool) {
 	ce, ok := e.(index.ContactEngine)
 	return ce, ok
+}
+
+// plainEmail reports whether s looks like a bare address (local@domain,
+// no display name or list): lookups match stored addresses exactly, so
+// nothing stricter is needed.
+func plainEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " <>,;")
 }

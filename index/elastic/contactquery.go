@@ -253,13 +253,7 @@ func contactLeaf(f index.Filter) (esQuery, error) {
 				values = append(values, v)
 			}
 		}
-		if len(values) == 0 {
-			return matchNone(), nil
-		}
-		if len(values) > maxTermsCount {
-			return esQuery{}, fmt.Errorf("%w: %d values in one terms filter on %s (Elasticsearch allows %d)", index.ErrUnsupported, len(values), n.Field, maxTermsCount)
-		}
-		return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
+		return termsOf(field, n.Field, values)
 	case index.Range:
 		// ValidateContact allows only ConnectionsField; every document has
 		// connections (0 when unknown).

@@ -103,25 +103,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 	if len(ops) == 0 {
 		return 0, nil
 	}
-	results, err := e.runBulk(ctx, e.contactsAlias, "delete", ops)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	var errs []string
-	for _, r := range results {
-		switch {
-		case r.result == "deleted" && r.reason == "":
-			n++
-		case r.result == "not_found" && r.status == 404:
-		default:
-			errs = append(errs, r.id+": "+r.reason)
-		}
-	}
-	if len(errs) > 0 {
-		return n, fmt.Errorf("elasticsearch delete contacts: %w: %d of %d, first %s", ErrPartialDelete, len(errs), len(ops), errs[0])
-	}
-	return n, nil
+	return e.bulkDelete(ctx, e.contactsAlias, "delete contacts", ops)
 }
 
 func personaKeys(ids []int64) []string {
@@ -182,21 +164,7 @@ func (e *Engine) CountContacts(ctx context.Context, f index.Filter) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	b, err := json.Marshal(countBody{Query: q})
-	if err != nil {
-		return 0, err
-	}
-	var res struct {
-		Count  int       `json:"count"`
-		Shards shardInfo `json:"_shards"`
-	}
-	if err := e.call(ctx, "count "+e.contactsAlias, esapi.CountRequest{Index: []string{e.contactsAlias}, Body: bytes.NewReader(b)}, &res); err != nil {
-		return 0, err
-	}
-	if err := res.Shards.check("count contacts"); err != nil {
-		return 0, err
-	}
-	return res.Count, nil
+	return e.count(ctx, e.contactsAlias, "count contacts", countBody{Query: q})
 }
 
 type contactSearchResponse struct {

@@ -240,13 +240,7 @@ func companyLeaf(f index.Filter) (esQuery, error) {
 				values = append(values, v)
 			}
 		}
-		if len(values) == 0 {
-			return matchNone(), nil
-		}
-		if len(values) > maxTermsCount {
-			return esQuery{}, fmt.Errorf("%w: %d values in one terms filter on %s (Elasticsearch allows %d)", index.ErrUnsupported, len(values), n.Field, maxTermsCount)
-		}
-		return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
+		return termsOf(field, n.Field, values)
 	case index.Range:
 		// Every company has a score: an unbounded range is match-all.
 		return intRange(scoreField, n), nil
@@ -521,4 +515,16 @@ func dateRange(field string, n index.DateRange) (esQuery, error) {
 		return esQuery{Exists: &existsQuery{Field: field}}, nil
 	}
 	return esQuery{Range: &rangeQuery{Field: field, Bounds: b}}, nil
+}
+
+// termsOf is a terms query on field of the given (non-empty, deduplicated)
+// values: match-none without values, refused over Elasticsearch's limit.
+func termsOf(field string, name index.Field, values []string) (esQuery, error) {
+	if len(values) == 0 {
+		return matchNone(), nil
+	}
+	if len(values) > maxTermsCount {
+		return esQuery{}, fmt.Errorf("%w: %d values in one terms filter on %s (Elasticsearch allows %d)", index.ErrUnsupported, len(values), name, maxTermsCount)
+	}
+	return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
 }

@@ -108,6 +108,12 @@ func (e *Engine) CountCompanies(ctx context.Context, f index.Filter) (int, error
 	if err != nil {
 		return 0, err
 	}
+	return e.count(ctx, e.alias, "count", body)
+}
+
+// count runs a _count request with body against alias; what names it in
+// shard-failure errors.
+func (e *Engine) count(ctx context.Context, alias, what string, body any) (int, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return 0, err
@@ -116,10 +122,10 @@ func (e *Engine) CountCompanies(ctx context.Context, f index.Filter) (int, error
 		Count  int       `json:"count"`
 		Shards shardInfo `json:"_shards"`
 	}
-	if err := e.call(ctx, "count "+e.alias, esapi.CountRequest{Index: []string{e.alias}, Body: bytes.NewReader(b)}, &res); err != nil {
+	if err := e.call(ctx, "count "+alias, esapi.CountRequest{Index: []string{alias}, Body: bytes.NewReader(b)}, &res); err != nil {
 		return 0, err
 	}
-	if err := res.Shards.check("count"); err != nil {
+	if err := res.Shards.check(what); err != nil {
 		return 0, err
 	}
 	return res.Count, nil

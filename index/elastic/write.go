@@ -291,7 +291,13 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	if len(ops) == 0 {
 		return 0, nil
 	}
-	results, err := e.runBulk(ctx, e.alias, "delete", ops)
+	return e.bulkDelete(ctx, e.alias, "delete", ops)
+}
+
+// bulkDelete deletes ops' ids from alias and returns how many existed;
+// ids already gone are not errors. what names the call in errors.
+func (e *Engine) bulkDelete(ctx context.Context, alias, what string, ops []bulkOp) (int, error) {
+	results, err := e.runBulk(ctx, alias, "delete", ops)
 	if err != nil {
 		return 0, err
 	}
@@ -307,7 +313,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		}
 	}
 	if len(errs) > 0 {
-		return n, fmt.Errorf("elasticsearch delete: %w: %d of %d, first %s", ErrPartialDelete, len(errs), len(ops), errs[0])
+		return n, fmt.Errorf("elasticsearch %s: %w: %d of %d, first %s", what, ErrPartialDelete, len(errs), len(ops), errs[0])
 	}
 	return n, nil
 }

@@ -754,18 +754,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 
 // GetContacts implements index.ContactEngine.
 func (e *Engine) GetContacts(ctx context.Context, ids []int64) ([]record.Contact, error) {
-	out := make([]record.Contact, 0, len(ids))
-	for _, pid := range ids {
-		c, err := e.contactProfile(pid)
-		if errors.Is(err, index.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return found(ids, e.contactProfile)
 }
 
 func (e *Engine) contactProfile(pid int64) (record.Contact, error) {

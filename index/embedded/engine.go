@@ -810,16 +810,21 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 
 // GetCompanies implements index.Engine.
 func (e *Engine) GetCompanies(ctx context.Context, domains []string) ([]record.Company, error) {
-	out := make([]record.Company, 0, len(domains))
-	for _, d := range domains {
-		c, err := e.profile(d)
+	return found(domains, e.profile)
+}
+
+// found reads each key's record in input order, skipping those not found.
+func found[K, V any](keys []K, read func(K) (V, error)) ([]V, error) {
+	out := make([]V, 0, len(keys))
+	for _, k := range keys {
+		v, err := read(k)
 		if errors.Is(err, index.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
 	return out, nil
 }
