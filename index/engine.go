@@ -119,3 +119,26 @@ type Result struct {
 	Hits  []Hit
 	Total int
 }
+
+// CompanyKey is the small part of a company that name matching reads: the
+// name, the address evidence, the phones and the score. CompanyScanner
+// streams it for every indexed company.
+type CompanyKey struct {
+	Domain  string
+	Name    string
+	Country string // ISO-3166-1 alpha-2
+	State   string // ISO 3166-2
+	City    string
+	Zip     string
+	Phones  []string
+	Score   int
+	Closed  bool
+}
+
+// CompanyScanner is an optional Engine capability: enumerate every indexed
+// company (in no promised order) without its profile text. fn's error ends
+// the scan and is returned; the CompanyKey passed to fn is the caller's.
+// Writes made during a scan may or may not be seen.
+type CompanyScanner interface {
+	ScanCompanies(ctx context.Context, fn func(CompanyKey) error) error
+}

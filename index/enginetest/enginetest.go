@@ -44,6 +44,7 @@ func RunAll(t *testing.T, open func(t *testing.T) index.Engine) {
 		{"SearchByVector", testSearchByVector},
 		{"SearchByScore", testSearchByScore},
 		{"SearchPaging", testSearchPaging},
+		{"ScanCompanies", testScanCompanies},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -507,4 +508,42 @@ func domains(cs []record.Company) []string {
 		out[i] = cs[i].Domain
 	}
 	return out
+}
+
+// testScanCompanies checks index.CompanyScanner, for engines that have it:
+// every company once, with its name, address evidence, phones and score.
+func testScanCompanies(t *testing.T, e index.Engine) {
+	sc, ok := e.(index.CompanyScanner)
+	if !ok {
+		t.Skipf("%s has no company scan", e.Name())
+	}
+	docs := load(t, e)
+	got := map[string]index.CompanyKey{}
+	err := sc.ScanCompanies(context.Background(), func(k index.CompanyKey) error {
+		if _, dup := got[k.Domain]; dup {
+			t.Errorf("scan returned %s twice", k.Domain)
+		}
+		got[k.Domain] = k
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("ScanCompanies: %v", err)
+	}
+	if len(got) != len(docs) {
+		t.Fatalf("scanned %d companies, want %d", len(got), len(docs))
+	}
+	for _, d := range docs {
+		c := d.Company
+		want := index.CompanyKey{Domain: c.Domain, Name: c.Name, Country: c.Address.Country, State: c.Address.State,
+			City: c.Address.City, Zip: c.Address.Zip, Phones: c.Phones, Score: c.Score, Closed: c.Closed()}
+		if k := got[c.Domain]; !reflect.DeepEqual(k, want) {
+			t.Errorf("scan of %s = %+v, want %+v", c.Domain, k, want)
+		}
+	}
+	stop := errors.New("stop")
+	n := 0
+	err = sc.ScanCompanies(context.Background(), func(index.CompanyKey) error { n++; return stop })
+	if !errors.Is(err, stop) || n != 1 {
+		t.Errorf("a callback error must end the scan: %v after %d", err, n)
+	}
 }
