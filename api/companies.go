@@ -13,44 +13,11 @@ import (
 	"github.com/openprospect/prospectd/store"
 )
 
-// Profile is a company profile as the API returns it: the spec's profile
-// fields plus revenue_range, business_models and languages. Site text,
-// vendors and subdomains are append datasets and are not part of it.
-type Profile struct {
-	Domain         string             `json:"domain" doc:"Normalized root domain; unique identifier"`
-	Name           string             `json:"name"`
-	Status         record.Status      `json:"status"`
-	Score          int                `json:"score" doc:"Digital footprint score, 1-800"`
-	StartDate      *string            `json:"start_date" doc:"Estimated company start (YYYY-MM-DD)"`
-	EndDate        *string            `json:"end_date" doc:"Last certificate date when closed; null when active"`
-	Address        record.Address     `json:"address"`
-	Phones         []string           `json:"phones"`
-	PublicEmails   []string           `json:"public_emails"`
-	SocialURLs     []string           `json:"social_urls"`
-	Description    string             `json:"description"`
-	Keywords       map[string]float64 `json:"keywords"`
-	IndustryGroups map[string]float64 `json:"industry_groups" doc:"Top 2 industry labels -> score"`
-	Employees      string             `json:"employees" enum:"1-10,11-50,51-200,201-500,501-1000,1001-5000,5001-10000,10001+,"`
-	RedirectDomain *string            `json:"redirect_domain"`
-	UpdateDate     *string            `json:"update_date"`
-	MXProvider     string             `json:"mx_provider"`
-	RevenueRange   *string            `json:"revenue_range" doc:"Revenue bucket; null when unknown"`
-	BusinessModels []string           `json:"business_models"`
-	Languages      []string           `json:"languages"`
-}
+// Profile is a company profile as the API returns it (see record.Profile).
+type Profile = record.Profile
 
-// ProfileOf shapes a stored company for the API: lists are never null.
-func ProfileOf(c record.Company) Profile {
-	return Profile{
-		Domain: c.Domain, Name: c.Name, Status: c.Status, Score: c.Score,
-		StartDate: optional(c.StartDate), EndDate: c.EndDate, Address: c.Address,
-		Phones: nonNil(c.Phones), PublicEmails: nonNil(c.PublicEmails), SocialURLs: nonNil(c.SocialURLs),
-		Description: c.Description, Keywords: nonNilMap(c.Keywords), IndustryGroups: nonNilMap(c.IndustryGroups),
-		Employees: c.Employees, RedirectDomain: c.RedirectDomain, UpdateDate: optional(c.UpdateDate),
-		MXProvider: c.MXProvider, RevenueRange: optional(c.RevenueRange),
-		BusinessModels: nonNil(c.BusinessModels), Languages: nonNil(c.Languages),
-	}
-}
+// ProfileOf shapes a stored company for the API.
+func ProfileOf(c record.Company) Profile { return record.ProfileOf(c) }
 
 type bizdataInput struct {
 	Domain string `query:"domain" required:"true" minLength:"1" maxLength:"2048" doc:"Company domain or URL; subdomains normalize to the root domain" example:"example.com"`

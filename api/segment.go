@@ -96,45 +96,23 @@ func (s *Server) registerSegment() {
 		if err != nil {
 			return nil, err
 		}
-		form := in.RawBody
-		field := func(name string) string {
-			if v := form.Value[name]; len(v) > 0 {
-				return strings.TrimSpace(v[0])
-			}
-			return ""
-		}
-		if ids := form.Value["query_id"]; len(ids) > 0 && strings.TrimSpace(strings.Join(ids, "")) != "" {
-			return nil, huma.Error404NotFound(fmt.Sprintf("query_id: saved query %q not found for the caller", strings.Join(ids, ",")))
+		form := &in.RawBody
+		if err := savedQueryRef(form.Value["query_id"]); err != nil {
+			return nil, err
 		}
 		task := segmentTask{}
-		if v := field("max_segments"); v != "" {
+		if v := formValue(form, "max_segments"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 2 || n > 100 {
 				return nil, huma.Error422UnprocessableEntity("max_segments: must be an integer between 2 and 100")
 			}
 			task.MaxSegments = n
 		}
-		files := form.File["file"]
-		if len(files) != 1 {
-			return nil, huma.Error422UnprocessableEntity("file: upload exactly one CSV or Excel file in the form field \"file\"")
-		}
-		fh := files[0]
-		if fh.Size > segmentLimits.MaxBytes {
-			return nil, huma.NewError(http.StatusRequestEntityTooLarge, fmt.Sprintf("file: %d bytes, the limit is 1 MB", fh.Size))
-		}
-		f, err := fh.Open()
+		t, err := readUpload(form, segmentLimits)
 		if err != nil {
-			return nil, huma.Error422UnprocessableEntity("file: cannot be read")
+			return nil, err
 		}
-		defer f.Close()
-		t, err := uploads.Read(fh.Filename, f, segmentLimits)
-		switch {
-		case errors.Is(err, uploads.ErrTooLarge):
-			return nil, huma.NewError(http.StatusRequestEntityTooLarge, "file: "+err.Error())
-		case err != nil:
-			return nil, huma.Error422UnprocessableEntity("file: " + err.Error())
-		}
-		col, err := uploads.DomainColumn(t, field("domain_column"))
+		col, err := uploads.DomainColumn(t, formValue(form, "domain_column"))
 		if err != nil {
 			return nil, huma.Error422UnprocessableEntity(err.Error())
 		}

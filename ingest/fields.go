@@ -39,6 +39,13 @@ const (
 	fieldRevenueRange
 	fieldRedirectDomain
 	fieldMXProvider
+	fieldHTTPStatus // JSON object {status_code, status_reason, record_date}
+	fieldStatusCode
+	fieldStatusReason
+	fieldRecordDate
+	fieldRedirectSources
+	fieldRedirectCount
+	fieldGrowth
 )
 
 // fieldNames are the accepted names: the profile's JSON field names
@@ -52,6 +59,9 @@ var fieldNames = map[string]field{
 	"languages": fieldLanguages, "keywords": fieldKeywords, "industry_groups": fieldIndustryGroups,
 	"description": fieldDescription, "site_text": fieldSiteText, "employees": fieldEmployees,
 	"revenue_range": fieldRevenueRange, "redirect_domain": fieldRedirectDomain, "mx_provider": fieldMXProvider,
+	"http_status": fieldHTTPStatus, "status_code": fieldStatusCode, "status_reason": fieldStatusReason,
+	"record_date": fieldRecordDate, "redirect_sources": fieldRedirectSources, "redirect_count": fieldRedirectCount,
+	"growth": fieldGrowth,
 }
 
 // fieldAliases are other names files commonly use for the same fields.
@@ -61,7 +71,8 @@ var fieldAliases = map[string]field{
 	"postal_code": fieldZip, "zip_code": fieldZip, "postcode": fieldZip, "province": fieldState,
 	"phone": fieldPhones, "email": fieldPublicEmails, "emails": fieldPublicEmails, "socials": fieldSocialURLs,
 	"industry": fieldIndustryGroups, "industries": fieldIndustryGroups, "business_model": fieldBusinessModels,
-	"language": fieldLanguages, "revenue": fieldRevenueRange,
+	"language": fieldLanguages, "revenue": fieldRevenueRange, "http_status_code": fieldStatusCode,
+	"http_status_reason": fieldStatusReason,
 }
 
 // addressFields may also be written "address.city" or "address_city".

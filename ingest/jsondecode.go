@@ -207,6 +207,20 @@ func (d *jsonDecoder) set(c *record.Company, f field) error {
 		return d.optionalText("redirect_domain", &c.RedirectDomain)
 	case fieldMXProvider:
 		return d.text("mx_provider", &c.MXProvider)
+	case fieldHTTPStatus:
+		return d.httpStatus(c)
+	case fieldStatusCode:
+		return d.integer("status_code", &c.HTTPStatusOrNew().Code)
+	case fieldStatusReason:
+		return d.text("status_reason", &c.HTTPStatusOrNew().Reason)
+	case fieldRecordDate:
+		return d.text("record_date", &c.HTTPStatusOrNew().RecordDate)
+	case fieldRedirectSources:
+		return d.list("redirect_sources", &c.RedirectSources)
+	case fieldRedirectCount:
+		return d.integer("redirect_count", &c.RedirectCount)
+	case fieldGrowth:
+		return d.growth(c)
 	}
 	return d.skip(0)
 }
@@ -277,6 +291,28 @@ func (d *jsonDecoder) status(c *record.Company) error {
 	if d.peek() != '{' {
 		return d.text("status", &c.Status.Status)
 	}
+	return d.members("status", func(key string) error {
+		switch key {
+		case "status":
+			return d.text("status", &c.Status.Status)
+		case "confidence":
+			return d.number("status.confidence", &c.Status.Confidence)
+		}
+		return d.skip(0)
+	})
+}
+
+// members reads the object at d.i (null reads as empty), calling fn with
+// each member's canonical key and d.i at its value; fn must consume the
+// value.
+func (d *jsonDecoder) members(name string, fn func(key string) error) error {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		return d.literal("null")
+	default:
+		return d.typeError(name, "an object")
+	}
 	d.i++
 	d.ws()
 	if d.peek() == '}' {
@@ -302,15 +338,7 @@ func (d *jsonDecoder) status(c *record.Company) error {
 		}
 		d.i++
 		d.ws()
-		switch canonicalName(key) {
-		case "status":
-			err = d.text("status", &c.Status.Status)
-		case "confidence":
-			err = d.number("status.confidence", &c.Status.Confidence)
-		default:
-			err = d.skip(0)
-		}
-		if err != nil {
+		if err := fn(canonicalName(key)); err != nil {
 			return err
 		}
 		d.ws()
@@ -324,6 +352,56 @@ func (d *jsonDecoder) status(c *record.Company) error {
 			return d.syntax("want ',' or '}' after a value")
 		}
 	}
+}
+
+// integer reads a whole number (or its text); null leaves dst alone.
+func (d *jsonDecoder) integer(name string, dst *int) error {
+	s, ok, err := d.scalar(name)
+	if err != nil || !ok {
+		return err
+	}
+	return parseInt(name, dst, s)
+}
+
+// integers reads an array of whole numbers, or a "1;2;3" string.
+func (d *jsonDecoder) integers(name string, dst *[]int) error {
+	var list []string
+	if err := d.list(name, &list); err != nil {
+		return err
+	}
+	return parseInts(name, dst, list)
+}
+
+func (d *jsonDecoder) httpStatus(c *record.Company) error {
+	return d.members("http_status", func(key string) error {
+		switch key {
+		case "status_code", "code":
+			return d.integer("http_status.status_code", &c.HTTPStatusOrNew().Code)
+		case "status_reason", "reason":
+			return d.text("http_status.status_reason", &c.HTTPStatusOrNew().Reason)
+		case "record_date":
+			return d.text("http_status.record_date", &c.HTTPStatusOrNew().RecordDate)
+		}
+		return d.skip(0)
+	})
+}
+
+func (d *jsonDecoder) growth(c *record.Company) error {
+	return d.members("growth", func(key string) error {
+		g := c.GrowthOrNew()
+		switch key {
+		case "through":
+			var s string
+			err := d.text("growth.through", &s)
+			g.Through = record.Quarter(s)
+			return err
+		case "scores":
+			return d.integers("growth.scores", &g.Scores)
+		case "subdomains":
+			return d.integers("growth.subdomains", &g.Subdomains)
+		}
+		return d.skip(0)
+	})
 }
 
 // list reads an array of strings (numbers are taken as their text, nulls

@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"math"
+	"net/http"
 	"net/mail"
 	"net/url"
 	"slices"
@@ -163,11 +164,87 @@ func (n *normalizer) normalize(c *record.Company) error {
 			c.RedirectDomain = &r
 		}
 	}
+	if err := normalizeHTTPStatus(c); err != nil {
+		return err
+	}
+	if len(c.RedirectSources) > 0 || c.RedirectCount != 0 {
+		if c.RedirectCount < 0 {
+			return fmt.Errorf("redirect_count: %d is negative", c.RedirectCount)
+		}
+		src := n.uniq(c.RedirectSources, 0, func(s string) string {
+			if r := n.rootDomain(s); r != c.Domain {
+				return r
+			}
+			return ""
+		})
+		// The count is the true total; the list keeps the first ones.
+		c.RedirectCount = max(c.RedirectCount, len(src))
+		c.RedirectSources = src[:min(len(src), record.MaxRedirectSources)]
+	}
+	if err := normalizeGrowth(c); err != nil {
+		return err
+	}
 	if mx := strings.TrimSpace(c.MXProvider); mx != "" {
 		if r := n.rootDomain(mx); r != "" {
 			c.MXProvider = r
 		} else {
 			c.MXProvider = strings.ToLower(cleanText(mx))
+		}
+	}
+	return nil
+}
+
+func normalizeHTTPStatus(c *record.Company) error {
+	h := c.HTTPStatus
+	if h == nil {
+		return nil
+	}
+	h.Reason = cleanText(h.Reason)
+	if h.Code == 0 && h.Reason == "" && strings.TrimSpace(h.RecordDate) == "" {
+		c.HTTPStatus = nil
+		return nil
+	}
+	if h.Code < 100 || h.Code > 599 {
+		return fmt.Errorf("status_code: %d is not an HTTP status code (100-599)", h.Code)
+	}
+	if h.Reason == "" {
+		h.Reason = http.StatusText(h.Code)
+	}
+	var err error
+	h.RecordDate, err = normalizeDate("record_date", h.RecordDate)
+	return err
+}
+
+// MaxGrowthQuarters bounds the quarterly history a profile keeps.
+const MaxGrowthQuarters = 40
+
+func normalizeGrowth(c *record.Company) error {
+	g := c.Growth
+	if g == nil {
+		return nil
+	}
+	if len(g.Scores) == 0 && len(g.Subdomains) == 0 {
+		c.Growth = nil
+		return nil
+	}
+	if _, _, err := g.Through.Parse(); err != nil {
+		return fmt.Errorf("growth.through: %w", err)
+	}
+	n := max(len(g.Scores), len(g.Subdomains))
+	switch {
+	case len(g.Scores) != 0 && len(g.Subdomains) != 0 && len(g.Scores) != len(g.Subdomains):
+		return fmt.Errorf("growth: %d scores but %d subdomain counts; give one of each per quarter", len(g.Scores), len(g.Subdomains))
+	case n > MaxGrowthQuarters:
+		return fmt.Errorf("growth: %d quarters, at most %d", n, MaxGrowthQuarters)
+	}
+	for i, v := range g.Scores {
+		if v < 0 || v > 800 {
+			return fmt.Errorf("growth.scores[%d]: %d is outside 0-800", i, v)
+		}
+	}
+	for i, v := range g.Subdomains {
+		if v < 0 {
+			return fmt.Errorf("growth.subdomains[%d]: %d is negative", i, v)
 		}
 	}
 	return nil

@@ -48,17 +48,10 @@ func scoresFromList(list []string) map[string]float64 {
 // parseScore reads an integer score; "300.0" is 300, "1.5" is refused.
 // The range is checked by Normalize.
 func parseScore(dst *int, s string) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	switch {
-	case err != nil && !isRangeErr(err):
-		return fmt.Errorf("score: %q is not a number", s)
-	case f < -1e9 || f > 1e9:
+	if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); (err == nil || isRangeErr(err)) && (f < -1e9 || f > 1e9) {
 		return fmt.Errorf("score: %s is outside 0-800", s)
-	case f != float64(int(f)):
-		return fmt.Errorf("score: %s is not an integer", s)
 	}
-	*dst = int(f)
-	return nil
+	return parseInt("score", dst, s)
 }
 
 func isRangeErr(err error) bool {
@@ -134,7 +127,51 @@ func setCell(c *record.Company, f field, v string) error {
 		c.RedirectDomain = &v
 	case fieldMXProvider:
 		c.MXProvider = v
+	case fieldHTTPStatus:
+		return decodeCell("http_status", v, func(d *jsonDecoder) error { return d.httpStatus(c) })
+	case fieldStatusCode:
+		return parseInt("status_code", &c.HTTPStatusOrNew().Code, v)
+	case fieldStatusReason:
+		c.HTTPStatusOrNew().Reason = v
+	case fieldRecordDate:
+		c.HTTPStatusOrNew().RecordDate = v
+	case fieldRedirectSources:
+		return cellList(v, "redirect_sources", &c.RedirectSources)
+	case fieldRedirectCount:
+		return parseInt("redirect_count", &c.RedirectCount, v)
+	case fieldGrowth:
+		return decodeCell("growth", v, func(d *jsonDecoder) error { return d.growth(c) })
 	}
+	return nil
+}
+
+// parseInt reads a whole number; "3.0" is 3, "1.5" is refused.
+func parseInt(name string, dst *int, s string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case err != nil && !isRangeErr(err):
+		return fmt.Errorf("%s: %q is not a number", name, s)
+	case f < -1e9 || f > 1e9:
+		return fmt.Errorf("%s: %s is out of range", name, s)
+	case f != float64(int(f)):
+		return fmt.Errorf("%s: %s is not an integer", name, s)
+	}
+	*dst = int(f)
+	return nil
+}
+
+func parseInts(name string, dst *[]int, list []string) error {
+	if len(list) == 0 {
+		*dst = nil
+		return nil
+	}
+	out := make([]int, len(list))
+	for i, s := range list {
+		if err := parseInt(fmt.Sprintf("%s[%d]", name, i), &out[i], s); err != nil {
+			return err
+		}
+	}
+	*dst = out
 	return nil
 }
 

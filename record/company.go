@@ -31,6 +31,38 @@ type Company struct {
 	// SiteText is text from the company's website; phrase matching and the
 	// embedder read it, profiles do not return it.
 	SiteText string `json:"site_text,omitempty"`
+
+	// The fields below feed the append datasets domain_status, redirects
+	// and growth; profiles do not return them.
+
+	// HTTPStatus is the domain's latest HTTP check.
+	HTTPStatus *HTTPStatus `json:"http_status,omitempty"`
+	// RedirectSources are domains that redirect to this one, at most
+	// MaxRedirectSources of them; RedirectCount is the true total.
+	RedirectSources []string `json:"redirect_sources,omitempty"`
+	RedirectCount   int      `json:"redirect_count,omitempty"`
+	// Growth is the quarterly footprint history.
+	Growth *Growth `json:"growth,omitempty"`
+}
+
+// MaxRedirectSources is how many redirect sources a profile keeps (the
+// spec's cap on the redirects dataset).
+const MaxRedirectSources = 1000
+
+// HTTPStatus is the result of fetching a domain's home page.
+type HTTPStatus struct {
+	Code   int    `json:"status_code"`
+	Reason string `json:"status_reason,omitempty"`
+	// RecordDate is when the check ran (YYYY-MM-DD).
+	RecordDate string `json:"record_date,omitempty"`
+}
+
+// Growth is a quarterly history of the digital-footprint score and of the
+// number of subdomains seen, oldest first; the last entry is quarter Through.
+type Growth struct {
+	Through    Quarter `json:"through"`
+	Scores     []int   `json:"scores"`
+	Subdomains []int   `json:"subdomains"`
 }
 
 // Status is the operating status of a company with the confidence of that call.
@@ -77,3 +109,19 @@ func (c *Company) LeadGen() bool {
 // LeadGenMaxScore is the digital-footprint score below which a site with no
 // contact channel counts as suspected lead generation.
 const LeadGenMaxScore = 100
+
+// HTTPStatusOrNew returns c.HTTPStatus, allocating it first when nil.
+func (c *Company) HTTPStatusOrNew() *HTTPStatus {
+	if c.HTTPStatus == nil {
+		c.HTTPStatus = &HTTPStatus{}
+	}
+	return c.HTTPStatus
+}
+
+// GrowthOrNew returns c.Growth, allocating it first when nil.
+func (c *Company) GrowthOrNew() *Growth {
+	if c.Growth == nil {
+		c.Growth = &Growth{}
+	}
+	return c.Growth
+}

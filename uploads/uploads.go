@@ -54,7 +54,7 @@ func Read(name string, r io.Reader, lim Limits) (*Table, error) {
 		return nil, fmt.Errorf("read upload: %w", err)
 	}
 	if int64(len(data)) > lim.MaxBytes {
-		return nil, fmt.Errorf("%w: the file is over %s", ErrTooLarge, human(lim.MaxBytes))
+		return nil, fmt.Errorf("%w: the file is over %s", ErrTooLarge, Human(lim.MaxBytes))
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%w: the file is empty", ErrFormat)
@@ -80,7 +80,8 @@ func Read(name string, r io.Reader, lim Limits) (*Table, error) {
 	return t, nil
 }
 
-func human(n int64) string {
+// Human writes a byte count for messages: "1 MB", or bytes when not whole megabytes.
+func Human(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MB", n>>20)
 	}

@@ -95,6 +95,9 @@ func Fixtures() []index.CompanyDoc {
 			IndustryGroups: map[string]float64{"CYBERSECURITY": 0.9, "SOFTWARE": 0.4}, Employees: "201-500", UpdateDate: "2026-10-01",
 			MXProvider: "google.com", RevenueRange: "10-100M", BusinessModels: []string{"B2B"}, Languages: []string{"en"},
 			Vendors: []string{"salesforce.com", "hubspot.com"}, Subdomains: []string{"www", "app"}, SiteText: "Zero-trust Endpoint Protection for financial institutions.",
+			HTTPStatus:      &record.HTTPStatus{Code: 200, Reason: "OK", RecordDate: "2026-10-02"},
+			RedirectSources: []string{"acme.net", "acmesecurity.com"}, RedirectCount: 2,
+			Growth: &record.Growth{Through: "2026-Q3", Scores: []int{400, 410, 420}, Subdomains: []int{1, 2, 2}},
 		}},
 		{Vector: axis(0, 0.3), Company: record.Company{
 			Domain: "wachdienst.de", Name: "Wachdienst GmbH", Status: record.Status{Status: "active", Confidence: 0.9}, Score: 300,

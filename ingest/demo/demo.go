@@ -332,6 +332,7 @@ func (g *Generator) Company(i int) record.Company {
 	c.Description = x.description()
 	c.SiteText = x.siteText()
 	c.Keywords = x.keywords()
+	g.datasets(&r, &c, &id, startDay, thin)
 	return c
 }
 

@@ -1,0 +1,54 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/openprospect/prospectd/query/datasets"
+	"github.com/openprospect/prospectd/record"
+	"github.com/openprospect/prospectd/record/domain"
+)
+
+// getBatch bounds one engine read of an append.
+const getBatch = 2000
+
+// Append resolves the input rows' domains against the index and shapes the
+// append table. Cells that are empty or not domains give rows with a null
+// domain and no data; they are kept so the output lines up with the file.
+func (s *Companies) Append(ctx context.Context, in datasets.Input, sets []datasets.Name) (datasets.Table, error) {
+	lines := make([]datasets.Line, len(in.Rows))
+	var unique []string
+	seen := map[string]bool{}
+	for i, row := range in.Rows {
+		if in.DomainColumn >= len(row) {
+			continue
+		}
+		d, err := domain.Normalize(row[in.DomainColumn])
+		if err != nil {
+			continue
+		}
+		lines[i].Domain = d
+		if !seen[d] {
+			seen[d] = true
+			unique = append(unique, d)
+		}
+	}
+	found := make(map[string]*record.Company, len(unique))
+	for start := 0; start < len(unique); start += getBatch {
+		if err := ctx.Err(); err != nil {
+			return datasets.Table{}, err
+		}
+		batch := unique[start:min(start+getBatch, len(unique))]
+		cs, err := s.Engine.GetCompanies(ctx, batch)
+		if err != nil {
+			return datasets.Table{}, fmt.Errorf("append: get %d companies: %w", len(batch), err)
+		}
+		for k := range cs {
+			found[cs[k].Domain] = &cs[k]
+		}
+	}
+	for i := range lines {
+		lines[i].Company = found[lines[i].Domain]
+	}
+	return datasets.Build(in, lines, sets), nil
+}
