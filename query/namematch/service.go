@@ -1,0 +1,108 @@
+package namematch
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/openprospect/prospectd/index"
+)
+
+// DefaultMaxAge is how long a name index serves before it is rebuilt even
+// when the number of companies did not change (an upsert may rename one).
+const DefaultMaxAge = 10 * time.Minute
+
+// Service keeps the name index of an engine: built on first use, rebuilt
+// when the engine's company count changed or the index is older than
+// MaxAge. Builds are single-flight; a bulk match waits for the build.
+type Service struct {
+	Engine index.Engine
+	MaxAge time.Duration    // DefaultMaxAge when 0
+	Now    func() time.Time // time.Now when nil
+
+	mu    sync.Mutex
+	idx   *Index
+	count int
+	built time.Time
+}
+
+// Index returns a current name index.
+func (s *Service) Index(ctx context.Context) (*Index, error) {
+	sc, ok := s.Engine.(index.CompanyScanner)
+	if !ok {
+		return nil, fmt.Errorf("name match: %w: engine %s cannot enumerate companies", index.ErrUnsupported, s.Engine.Name())
+	}
+	now, maxAge := time.Now, s.MaxAge
+	if s.Now != nil {
+		now = s.Now
+	}
+	if maxAge == 0 {
+		maxAge = DefaultMaxAge
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := s.Engine.CountCompanies(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("name match: count companies: %w", err)
+	}
+	if s.idx != nil && n == s.count && now().Sub(s.built) < maxAge {
+		return s.idx, nil
+	}
+	idx, err := Build(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	s.idx, s.count, s.built = idx, n, now()
+	return idx, nil
+}
+
+// Match matches every query (in parallel, one worker per CPU) and reports
+// progress as the share of queries done, 0-100. Rows that cannot be
+// searched carry Err; err is for the whole call (no index, cancelled).
+func (s *Service) Match(ctx context.Context, qs []Query, progress func(pct int)) ([]Result, error) {
+	idx, err := s.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return idx.MatchAll(ctx, qs, progress)
+}
+
+// MatchAll matches every query against x in parallel.
+func (x *Index) MatchAll(ctx context.Context, qs []Query, progress func(pct int)) ([]Result, error) {
+	out := make([]Result, len(qs))
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	last := -1
+	for w := 0; w < min(runtime.GOMAXPROCS(0), max(len(qs), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := x.NewMatcher()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(qs) || ctx.Err() != nil {
+					return
+				}
+				out[i] = m.Match(qs[i])
+				d := int(done.Add(1))
+				if progress != nil && d%256 == 0 {
+					mu.Lock()
+					if p := d * 100 / len(qs); p > last {
+						last = p
+						progress(p)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
