@@ -110,6 +110,7 @@ func New(d Deps) *Server {
 	s.registerDiscover()
 	s.registerAccount()
 	s.registerSegment()
+	s.registerBulkMatch()
 	s.registerAppend()
 	if ce, ok := contactEngine(d.Engine); ok {
 		svc := &query.ContactService{Engine: ce, Companies: s.companies}

@@ -1,0 +1,236 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/store/sqlite"
+)
+
+type bulkMatchFixture struct {
+	fixture
+	g *demo.Generator
+}
+
+func newBulkMatchFixture(t *testing.T) bulkMatchFixture {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	dir := t.TempDir()
+	eng, err := embedded.Open(filepath.Join(dir, "index"), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	g := demo.New(demo.Options{Companies: 400, Seed: 5})
+	if _, err := (&ingest.Loader{Engine: eng}).Load(ctx, g.Source()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop()})
+	if err := srv.StartJobs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.StopJobs)
+	f := fixture{srv: srv, st: st}
+	f.key = f.keyFor(t, "acme", store.PlanTeam)
+	return bulkMatchFixture{fixture: f, g: g}
+}
+
+func (f bulkMatchFixture) submit(t *testing.T, key string, fields map[string]string, name string, file []byte) (*http.Response, map[string]any) {
+	t.Helper()
+	body, ct := multipartBody(t, fields, name, file)
+	req := httptest.NewRequest(http.MethodPost, "/v1/bulkmatch", body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("X-API-Key", key)
+	res, err := f.srv.App().Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	b, _ := io.ReadAll(res.Body)
+	json.Unmarshal(b, &out)
+	return res, out
+}
+
+// results submits and waits for the task's rows.
+func (f bulkMatchFixture) results(t *testing.T, fields map[string]string, name string, file []byte) (string, []map[string]any) {
+	t.Helper()
+	res, out := f.submit(t, f.key, fields, name, file)
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("submit: %d %v", res.StatusCode, out)
+	}
+	id := out["task_id"].(string)
+	var st TaskStatusBody
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		f.getJSON(t, "/v1/bulkmatch/status/"+id, &st)
+		if st.Status != store.TaskInProgress || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	if st.Status != store.TaskCompleted {
+		t.Fatalf("task %+v", st)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(st.Results, &rows); err != nil {
+		t.Fatal(err)
+	}
+	return id, rows
+}
+
+func TestBulkMatchEndpoint(t *testing.T) {
+	f := newBulkMatchFixture(t)
+	var csv strings.Builder
+	csv.WriteString("Company;Land;Town;Notes\n")
+	const n = 60
+	for i := 0; i < n; i++ {
+		c := f.g.Company(i)
+		name := strings.ToUpper(c.Name)
+		if i%2 == 0 {
+			name = c.Name + " Inc."
+		}
+		fmt.Fprintf(&csv, "%s;%s;%s;row %d\n", name, c.Address.Country, c.Address.City, i)
+	}
+	csv.WriteString(";US;Austin;empty name\n")
+	csv.WriteString("Qwzxv Plorkt Hyrdrum;FR;Paris;nothing like it\n")
+	fields := map[string]string{"name_column": "Company", "country_column": "Land", "city_column": "Town"}
+	id, rows := f.results(t, fields, "list.csv", []byte(csv.String()))
+	if len(rows) != n+2 {
+		t.Fatalf("%d rows, want one per input row (%d)", len(rows), n+2)
+	}
+	right := 0
+	for i, r := range rows[:n] {
+		if r["input:Notes"] != fmt.Sprintf("row %d", i) || r["input:Land"] == nil || r["input:Company"] == nil {
+			t.Fatalf("row %d lacks its input columns: %v", i, r)
+		}
+		if r["domain"] == f.g.Company(i).Domain {
+			right++
+			conf, ok := r["match_confidence"].(float64)
+			if !ok || conf < 50 || conf > 100 || conf != float64(int(conf)) {
+				t.Errorf("row %d: match_confidence %v", i, r["match_confidence"])
+			}
+			for _, k := range []string{"name", "status", "score", "address", "phones", "industry_groups", "employees"} {
+				if _, ok := r[k]; !ok {
+					t.Errorf("row %d lacks profile field %s", i, k)
+				}
+			}
+		}
+		if _, ok := r["match_error"]; ok {
+			t.Errorf("row %d: match_error %v", i, r["match_error"])
+		}
+	}
+	if right < n*9/10 {
+		t.Errorf("%d of %d rows matched their company", right, n)
+	}
+	if r := rows[n]; r["match_error"] != "search_failed" || r["domain"] != nil || r["input:Notes"] != "empty name" {
+		t.Errorf("empty name row: %v", r)
+	}
+	if r := rows[n+1]; r["domain"] != nil || r["match_confidence"] != nil || r["match_error"] != nil {
+		t.Errorf("no-match row: %v", r)
+	}
+	if res := f.getWith(t, f.keyFor(t, "other", store.PlanStarter), "/v1/bulkmatch/status/"+id, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("another organization's task: %d", res.StatusCode)
+	}
+	if res := f.getWith(t, f.key, "/v1/segment/status/"+id, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("a bulk match task on the segment status path: %d", res.StatusCode)
+	}
+
+	// A threshold of 100 keeps only certain matches.
+	fields["min_match_confidence"] = "100"
+	_, strict := f.results(t, fields, "list.csv", []byte(csv.String()))
+	for i, r := range strict {
+		if c, ok := r["match_confidence"].(float64); ok && c < 100 {
+			t.Errorf("row %d: confidence %v below min_match_confidence 100", i, c)
+		}
+	}
+}
+
+func TestBulkMatchXLSX(t *testing.T) {
+	f := newBulkMatchFixture(t)
+	x := excelize.NewFile()
+	rows := [][]any{{"Firm", "Phone"}}
+	for i := 0; i < 5; i++ {
+		c := f.g.Company(i)
+		phone := ""
+		if len(c.Phones) > 0 {
+			phone = c.Phones[0]
+		}
+		rows = append(rows, []any{c.Name, phone})
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		x.SetSheetRow("Sheet1", cell, &r)
+	}
+	var b bytes.Buffer
+	if err := x.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	_, got := f.results(t, map[string]string{"name_column": "firm", "phone_column": "Phone"}, "list.xlsx", b.Bytes())
+	if len(got) != 5 {
+		t.Fatalf("%d rows", len(got))
+	}
+	for i, r := range got {
+		if r["domain"] != f.g.Company(i).Domain || r["input:Firm"] != f.g.Company(i).Name {
+			t.Errorf("row %d: %v", i, r)
+		}
+	}
+}
+
+func TestBulkMatchValidation(t *testing.T) {
+	f := newBulkMatchFixture(t)
+	file := []byte("name,country\nAcme,US\n")
+	for _, tc := range []struct {
+		fields map[string]string
+		name   string
+		file   []byte
+		status int
+		detail string
+	}{
+		{map[string]string{}, "a.csv", file, 422, "name_column: required"},
+		{map[string]string{"name_column": "name"}, "", nil, 422, "upload exactly one"},
+		{map[string]string{"name_column": "company"}, "a.csv", file, 422, `name_column: no column "company"`},
+		{map[string]string{"name_column": "name", "country_column": "land"}, "a.csv", file, 422, `country_column: no column "land"`},
+		{map[string]string{"name_column": "name", "zip_code_column": "zip"}, "a.csv", file, 422, `zip_code_column`},
+		{map[string]string{"name_column": "name", "min_match_confidence": "49"}, "a.csv", file, 422, "min_match_confidence"},
+		{map[string]string{"name_column": "name", "min_match_confidence": "101"}, "a.csv", file, 422, "min_match_confidence"},
+		{map[string]string{"name_column": "name", "min_match_confidence": "high"}, "a.csv", file, 422, "min_match_confidence"},
+		{map[string]string{"name_column": "name"}, "a.csv", []byte("name\n"), 422, "no rows"},
+		{map[string]string{"name_column": "name"}, "a.xlsx", file, 422, "not an Excel workbook"},
+		{map[string]string{"name_column": "name"}, "a.csv", []byte("name\n" + strings.Repeat("Acme\n", 10_001)), 413, "10001 rows"},
+		{map[string]string{"name_column": "name"}, "a.csv", append([]byte("name\n"), bytes.Repeat([]byte("x"), 1<<20)...), 413, "limit is 1 MB"},
+	} {
+		res, out := f.submit(t, f.key, tc.fields, tc.name, tc.file)
+		if res.StatusCode != tc.status || !strings.Contains(fmt.Sprint(out["detail"]), tc.detail) {
+			t.Errorf("%s %v: %d %v", tc.name, tc.fields, res.StatusCode, out["detail"])
+		}
+	}
+	for _, inclusive := range []string{"50", "100"} {
+		if res, out := f.submit(t, f.key, map[string]string{"name_column": "name", "min_match_confidence": inclusive}, "a.csv", file); res.StatusCode != http.StatusAccepted {
+			t.Errorf("min_match_confidence %s: %d %v", inclusive, res.StatusCode, out)
+		}
+	}
+	if res, _ := f.submit(t, f.keyFor(t, "free", store.PlanNone), map[string]string{"name_column": "name"}, "a.csv", file); res.StatusCode != http.StatusForbidden && res.StatusCode != http.StatusPaymentRequired {
+		t.Errorf("free plan: %d", res.StatusCode)
+	}
+}
