@@ -22,9 +22,9 @@ import (
 var appendLimits = uploads.Limits{MaxBytes: 5 << 20, MaxRows: 10_000}
 
 type appendInput struct {
-	Dataset      []string `query:"dataset" doc:"Datasets to append (repeatable or comma-separated): bizdata, domain_status, redirects, growth, vendors, subdomains"`
+	Dataset      []string `query:"dataset,explode" doc:"Datasets to append (repeatable or comma-separated): bizdata, domain_status, redirects, growth, vendors, subdomains"`
 	DomainColumn string   `query:"domain_column" doc:"Column holding the domains; detected by header name and values when omitted"`
-	QueryID      []string `query:"query_id" doc:"Saved query ids whose domains are appended too"`
+	QueryID      []string `query:"query_id,explode" doc:"Saved query ids whose domains are appended too"`
 	CSV          string   `query:"csv" doc:"true returns CSV instead of JSON"`
 	RawBody      multipart.Form
 }

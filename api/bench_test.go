@@ -38,6 +38,7 @@ import (
 type benchServer struct {
 	base, key string
 	eng       *embedded.Engine
+	st        store.Store
 	close     func()
 }
 
@@ -107,7 +108,7 @@ func startBenchServer() (*benchServer, error) {
 		return nil, err
 	}
 	go srv.App().Listener(ln)
-	return &benchServer{base: "http://" + ln.Addr().String() + "/v1", key: key, eng: eng, close: func() {
+	return &benchServer{base: "http://" + ln.Addr().String() + "/v1", key: key, eng: eng, st: st, close: func() {
 		srv.App().Shutdown()
 		eng.Close()
 		st.Close()
@@ -365,4 +366,65 @@ func BenchmarkAuthOverhead(b *testing.B) {
 	p50, p99 := percentiles(lat)
 	b.ReportMetric(float64(p50.Nanoseconds())/1e6, "p50-ms")
 	b.ReportMetric(float64(p99.Nanoseconds())/1e6, "p99-ms")
+}
+
+// BenchmarkAppendHTTP posts a 10,000-row CSV (domains of indexed companies
+// plus two other columns) to POST /v1/append with bizdata and vendors and
+// reads the whole JSON answer. Each round uses a new organization, so all
+// 10,000 profiles are billed (no 90-day cache hits).
+func BenchmarkAppendHTTP(b *testing.B) {
+	s := benchSetup(b)
+	ctx := context.Background()
+	total, err := s.eng.CountCompanies(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	var file strings.Builder
+	file.WriteString("Company,Website,Owner\n")
+	for rows := 0; rows < 10_000; {
+		res, err := s.eng.SearchCompanies(ctx, index.Search{Offset: rng.IntN(max(total-500, 1)), Limit: 500})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if rows < 10_000 {
+				fmt.Fprintf(&file, "%q,https://www.%s/,rep%d\n", h.Company.Name, h.Company.Domain, rows%7)
+				rows++
+			}
+		}
+	}
+	client := &http.Client{Timeout: time.Minute}
+	var lat []time.Duration
+	round := 0
+	for b.Loop() {
+		round++
+		org, err := s.st.CreateOrg(ctx, fmt.Sprintf("append-%d", round), store.PlanTeam)
+		if err != nil {
+			b.Fatal(err)
+		}
+		u, _ := s.st.CreateUser(ctx, org.ID, fmt.Sprintf("a%d@bench.test", round), store.RoleAdmin)
+		key, _, _ := s.st.CreateAPIKey(ctx, u.ID)
+		body, ct := multipartBody(b, nil, "list.csv", []byte(file.String()))
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/append?dataset=bizdata&dataset=vendors", body)
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("X-API-Key", key)
+		start := time.Now()
+		res, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		lat = append(lat, time.Since(start))
+		if err != nil || res.StatusCode != http.StatusOK {
+			b.Fatalf("append: status %d, %v", res.StatusCode, err)
+		}
+		if got := res.Header.Get("X-Credits-Billed"); got == "0" {
+			b.Fatalf("billed %s", got)
+		}
+		b.ReportMetric(float64(n)/1e6, "MB/op")
+	}
+	p50, _ := percentiles(lat)
+	b.ReportMetric(float64(p50.Nanoseconds())/1e6, "p50-ms")
 }

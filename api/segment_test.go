@@ -23,7 +23,7 @@ import (
 	"github.com/openprospect/prospectd/store/sqlite"
 )
 
-func multipartBody(t *testing.T, fields map[string]string, fileName string, file []byte) (*bytes.Buffer, string) {
+func multipartBody(t testing.TB, fields map[string]string, fileName string, file []byte) (*bytes.Buffer, string) {
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
 	for k, v := range fields {

@@ -3,6 +3,9 @@ package query
 import (
 	"context"
 	"fmt"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/openprospect/prospectd/query/datasets"
 	"github.com/openprospect/prospectd/record"
@@ -10,7 +13,7 @@ import (
 )
 
 // getBatch bounds one engine read of an append.
-const getBatch = 2000
+const getBatch = 1000
 
 // Append resolves the input rows' domains against the index and shapes the
 // append table. Cells that are empty or not domains give rows with a null
@@ -33,16 +36,26 @@ func (s *Companies) Append(ctx context.Context, in datasets.Input, sets []datase
 			unique = append(unique, d)
 		}
 	}
+	// Profile reads decode JSON: spread the batches over the cores.
+	batches := make([][]record.Company, (len(unique)+getBatch-1)/getBatch)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for b := range batches {
+		batch := unique[b*getBatch : min((b+1)*getBatch, len(unique))]
+		g.Go(func() error {
+			cs, err := s.Engine.GetCompanies(gctx, batch)
+			if err != nil {
+				return fmt.Errorf("append: get %d companies: %w", len(batch), err)
+			}
+			batches[b] = cs
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return datasets.Table{}, err
+	}
 	found := make(map[string]*record.Company, len(unique))
-	for start := 0; start < len(unique); start += getBatch {
-		if err := ctx.Err(); err != nil {
-			return datasets.Table{}, err
-		}
-		batch := unique[start:min(start+getBatch, len(unique))]
-		cs, err := s.Engine.GetCompanies(ctx, batch)
-		if err != nil {
-			return datasets.Table{}, fmt.Errorf("append: get %d companies: %w", len(batch), err)
-		}
+	for _, cs := range batches {
 		for k := range cs {
 			found[cs[k].Domain] = &cs[k]
 		}
