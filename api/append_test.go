@@ -213,4 +213,3 @@ func TestAppendCredits(t *testing.T) {
 		t.Errorf("free rows: %d %v", res.StatusCode, res.Header)
 	}
 }
-

@@ -69,23 +69,9 @@ func (s *Server) internal(ctx context.Context, what string, err error) error {
 	return huma.Error500InternalServerError("internal error")
 }
 
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nonNilMap(m map[string]float64) map[string]float64 {
-	if m == nil {
-		return map[string]float64{}
-	}
-	return m
-}
+// Shorthands for shaping responses: null for empty text, [] and {} for nil.
+var (
+	optional  = record.OptionalText
+	nonNil    = record.List
+	nonNilMap = record.Scores
+)

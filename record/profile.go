@@ -30,30 +30,33 @@ type Profile struct {
 func ProfileOf(c Company) Profile {
 	return Profile{
 		Domain: c.Domain, Name: c.Name, Status: c.Status, Score: c.Score,
-		StartDate: optional(c.StartDate), EndDate: c.EndDate, Address: c.Address,
-		Phones: nonNil(c.Phones), PublicEmails: nonNil(c.PublicEmails), SocialURLs: nonNil(c.SocialURLs),
-		Description: c.Description, Keywords: nonNilMap(c.Keywords), IndustryGroups: nonNilMap(c.IndustryGroups),
-		Employees: c.Employees, RedirectDomain: c.RedirectDomain, UpdateDate: optional(c.UpdateDate),
-		MXProvider: c.MXProvider, RevenueRange: optional(c.RevenueRange),
-		BusinessModels: nonNil(c.BusinessModels), Languages: nonNil(c.Languages),
+		StartDate: OptionalText(c.StartDate), EndDate: c.EndDate, Address: c.Address,
+		Phones: List(c.Phones), PublicEmails: List(c.PublicEmails), SocialURLs: List(c.SocialURLs),
+		Description: c.Description, Keywords: Scores(c.Keywords), IndustryGroups: Scores(c.IndustryGroups),
+		Employees: c.Employees, RedirectDomain: c.RedirectDomain, UpdateDate: OptionalText(c.UpdateDate),
+		MXProvider: c.MXProvider, RevenueRange: OptionalText(c.RevenueRange),
+		BusinessModels: List(c.BusinessModels), Languages: List(c.Languages),
 	}
 }
 
-func optional(s string) *string {
+// OptionalText is s, or nil (JSON null) when s is empty.
+func OptionalText(s string) *string {
 	if s == "" {
 		return nil
 	}
 	return &s
 }
 
-func nonNil(s []string) []string {
+// List is s, or an empty list (JSON []) when s is nil.
+func List(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
 	return s
 }
 
-func nonNilMap(m map[string]float64) map[string]float64 {
+// Scores is m, or an empty object (JSON {}) when m is nil.
+func Scores(m map[string]float64) map[string]float64 {
 	if m == nil {
 		return map[string]float64{}
 	}
