@@ -35,10 +35,10 @@ var ErrNoName = errors.New("name has no letters or digits")
 
 // Retrieval bounds: the postings read per query and the candidates scored.
 const (
-	maxTokenPosting = 200_000 // a word in more names than this is not read
-	maxGramPosting  = 60_000  // nor a trigram
-	maxGrams        = 14      // rarest trigrams of the query read
-	numCandidates   = 48      // best retrieved companies fully scored
+	maxTokenPosting = 25_000 // a word in more names than this is not read
+	maxGramPosting  = 25_000 // nor a trigram
+	maxGrams        = 14     // rarest trigrams of the query read
+	numCandidates   = 48     // best retrieved companies fully scored
 )
 
 // prepared is a query after normalization.

@@ -1,0 +1,88 @@
+package namematch_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/query/namematch"
+	"github.com/openprospect/prospectd/query/namematch/namematchtest"
+)
+
+// BenchmarkBulkMatch10k matches 10,000 perturbed names (15% of companies
+// not in the index) against the embedded index named by
+// PROSPECT_BENCH_INDEX (<data-dir>/index after `prospectd demo --companies
+// 1000000 --seed 1`), and reports the name index build, the match time,
+// top-1 accuracy at confidence >= 80 and precision/recall by
+// min_match_confidence. Skipped without PROSPECT_BENCH_INDEX.
+func BenchmarkBulkMatch10k(b *testing.B) {
+	dir := os.Getenv("PROSPECT_BENCH_INDEX")
+	if dir == "" {
+		b.Skip("PROSPECT_BENCH_INDEX is not set")
+	}
+	ctx := context.Background()
+	eng, err := embedded.Open(dir, embedded.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	n, err := eng.CountCompanies(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := &namematch.Service{Engine: eng}
+	start := time.Now()
+	if _, err := svc.Index(ctx); err != nil {
+		b.Fatal(err)
+	}
+	build := time.Since(start)
+	g := demo.New(demo.Options{Companies: n + n/5, Seed: 1})
+	qs := namematchtest.Queries(g, n, 10_000, 0.15, 7)
+	in := make([]namematch.Query, len(qs))
+	for i := range qs {
+		in[i] = qs[i].Query
+	}
+	// The generated companies must be the indexed ones.
+	got, err := eng.GetCompanies(ctx, []string{g.Company(0).Domain, g.Company(n - 1).Domain})
+	if err != nil || len(got) != 2 || got[0].Name != g.Company(0).Name {
+		b.Fatalf("the index is not the seed-1 demo corpus of %d companies: %v", n, err)
+	}
+	var res []namematch.Result
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		res, err = svc.Match(ctx, in, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s/10k")
+	}
+	b.StopTimer()
+	b.ReportMetric(build.Seconds(), "s-build")
+	inIndex := 0
+	for _, q := range qs {
+		if q.Want != "" {
+			inIndex++
+		}
+	}
+	b.Logf("%d companies indexed; name index built in %s; %d queries, %d of companies in the index", n, build.Round(time.Millisecond), len(qs), inIndex)
+	for _, th := range []int{50, 60, 70, 80, 90, 100} {
+		ret, right := 0, 0
+		for i, r := range res {
+			if r.Err == nil && r.Domain != "" && r.Confidence >= th {
+				ret++
+				if r.Domain == qs[i].Want {
+					right++
+				}
+			}
+		}
+		p, rc := float64(right)/float64(max(ret, 1)), float64(right)/float64(max(inIndex, 1))
+		b.Logf("min_match_confidence %3d: returned %5d, precision %.3f, recall %.3f", th, ret, p, rc)
+		if th == 80 {
+			b.ReportMetric(p, "acc@80")
+		}
+	}
+}
