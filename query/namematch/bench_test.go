@@ -3,6 +3,7 @@ package namematch_test
 import (
 	"context"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -34,11 +35,17 @@ func BenchmarkBulkMatch10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	svc := &namematch.Service{Engine: eng}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	start := time.Now()
 	if _, err := svc.Index(ctx); err != nil {
 		b.Fatal(err)
 	}
 	build := time.Since(start)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
 	g := demo.New(demo.Options{Companies: n + n/5, Seed: 1})
 	qs := namematchtest.Queries(g, n, 10_000, 0.15, 7)
 	in := make([]namematch.Query, len(qs))
@@ -62,6 +69,7 @@ func BenchmarkBulkMatch10k(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(build.Seconds(), "s-build")
+	b.ReportMetric(heap/(1<<20), "MiB-index")
 	inIndex := 0
 	for _, q := range qs {
 		if q.Want != "" {
