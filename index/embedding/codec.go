@@ -78,15 +78,10 @@ func (p *params) model() (*Model, error) {
 		dim: p.dim, rank: p.rank, weights: p.weights,
 		hashes:   p.hashes,
 		rows:     newTermIndex(p.hashes),
-		proj:     make([]float32, len(p.quant)),
+		quant:    p.quant,
+		scales:   p.scales,
 		fallback: p.fallback,
 		encoded:  enc,
-	}
-	for t, s := range p.scales {
-		row := m.proj[t*p.rank : (t+1)*p.rank]
-		for j, q := range p.quant[t*p.rank : (t+1)*p.rank] {
-			row[j] = float32(q) * s
-		}
 	}
 	sum := sha256.Sum256(enc)
 	m.id = fmt.Sprintf("tfidf-svd-v1-%d-%s", p.dim, hex.EncodeToString(sum[:4]))

@@ -3,8 +3,6 @@ package embedding
 import (
 	"math"
 	"sync"
-
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Weights are the relative weights of a document's fields. A term's weight
@@ -32,10 +30,12 @@ type Model struct {
 	weights Weights
 	hashes  []uint64  // term hashes, ascending; a term's row is its position
 	rows    termIndex // term hash → row
-	// proj holds rank floats per row: the term's IDF × its right singular
-	// vector coordinates × the singular values to the power
-	// singularPower, as quantized in the serialized model.
-	proj     []float32
+	// A term's projection row is quant[row*rank:(row+1)*rank] ×
+	// scales[row]: its IDF × its right singular vector coordinates × the
+	// singular values to the power singularPower, as serialized. Kept as
+	// int8 codes rather than expanded to float32: see axpyInt8.
+	quant    []int8
+	scales   []float32
 	fallback []float32 // unit vector for input without known terms
 	encoded  []byte    // the serialized model, source of the id
 }
@@ -193,8 +193,6 @@ func sublinear(n int) float32 {
 	return float32(1 + math.Log(float64(n)))
 }
 
-var blas = gonum.Implementation{}
-
 // project sums the projection rows of the known terms, in the order the
 // terms first occur (a fixed order: the same input always gives the same
 // bits), and normalizes.
@@ -207,7 +205,7 @@ func (m *Model) project(s *scratch) []float32 {
 	clear(sum)
 	r := m.rank
 	for _, row := range s.rows {
-		blas.Saxpy(r, s.weight[row], m.proj[int(row)*r:int(row+1)*r], 1, sum, 1)
+		axpyInt8(s.weight[row]*m.scales[row], m.quant[int(row)*r:int(row+1)*r], sum)
 	}
 	s.reset()
 	var sq float64

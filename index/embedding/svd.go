@@ -8,9 +8,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
+
+var blas = gonum.Implementation{}
 
 // csr is a sparse matrix in compressed rows. Values are float32: the
 // sparse products of the SVD are bound by memory traffic, and their

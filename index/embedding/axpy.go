@@ -1,0 +1,26 @@
+package embedding
+
+// axpyInt8 adds w × q[i] to sum[i] for every i (len(q) == len(sum)): one
+// quantized projection row, scaled, into the document's sum.
+//
+// Rows stay int8 in memory (a quarter of the float32 bytes): Embed touches
+// a few hundred random rows of a vocabulary-sized matrix per document, so
+// it is bound by memory traffic, not arithmetic. Every element is computed
+// as sum + float32(w × float32(q)), with two roundings and no fused
+// multiply-add, whether by the vector kernel or by the loop below: the
+// same input gives the same bits on every CPU.
+func axpyInt8(w float32, q []int8, sum []float32) {
+	sum = sum[:len(q)]
+	n := 0
+	if useAVX2 {
+		n = len(q) &^ 15
+		if n > 0 {
+			axpyInt8AVX2(w, &q[0], &sum[0], n)
+		}
+	}
+	for i := n; i < len(q); i++ {
+		// The conversion keeps the compiler from fusing the multiply
+		// and the add (which the spec allows and GOAMD64=v3 does).
+		sum[i] += float32(w * float32(q[i]))
+	}
+}

@@ -1,0 +1,30 @@
+#include "textflag.h"
+
+// func axpyInt8AVX2(w float32, q *int8, sum *float32, n int)
+//
+// 16 elements per iteration: sign-extend 8 int8 codes to int32, convert to
+// float32, multiply by w, add to sum. VMULPS then VADDPS (not VFMADD) so
+// the result rounds exactly as the Go loop in axpy.go does.
+TEXT ·axpyInt8AVX2(SB), NOSPLIT, $0-32
+	VBROADCASTSS w+0(FP), Y0
+	MOVQ         q+8(FP), SI
+	MOVQ         sum+16(FP), DI
+	MOVQ         n+24(FP), CX
+
+loop:
+	VPMOVSXBD (SI), Y1
+	VPMOVSXBD 8(SI), Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y1, Y1
+	VMULPS    Y0, Y2, Y2
+	VADDPS    (DI), Y1, Y1
+	VADDPS    32(DI), Y2, Y2
+	VMOVUPS   Y1, (DI)
+	VMOVUPS   Y2, 32(DI)
+	ADDQ      $16, SI
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JNZ       loop
+	VZEROUPPER
+	RET

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package embedding
+
+const useAVX2 = false
+
+func axpyInt8AVX2(w float32, q *int8, sum *float32, n int) { panic("unreachable") }
