@@ -18,7 +18,6 @@ import (
 	"github.com/openprospect/prospectd/query/namematch"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/store"
-	"github.com/openprospect/prospectd/uploads"
 )
 
 const kindBulkMatch = "bulkmatch"
@@ -55,13 +54,12 @@ const (
 )
 
 func (s *Server) registerBulkMatch() {
-	svc := &namematch.Service{Engine: s.deps.Engine, Now: s.deps.Now}
 	s.jobs.Register(kindBulkMatch, func(ctx context.Context, run *jobs.Run) (any, error) {
 		var in bulkMatchTask
 		if err := run.Decode(&in); err != nil {
 			return nil, err
 		}
-		return s.runBulkMatch(ctx, svc, run, in)
+		return s.runBulkMatch(ctx, s.names, run, in)
 	})
 
 	huma.Register(s.api, huma.Operation{
@@ -106,12 +104,7 @@ func (s *Server) registerBulkMatch() {
 
 // parseBulkMatch validates the form and reads the upload.
 func parseBulkMatch(form *multipart.Form) (bulkMatchTask, error) {
-	field := func(name string) string {
-		if v := form.Value[name]; len(v) > 0 {
-			return strings.TrimSpace(v[0])
-		}
-		return ""
-	}
+	field := func(name string) string { return formValue(form, name) }
 	task := bulkMatchTask{MinConfidence: 50}
 	if v := field("min_match_confidence"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -123,25 +116,9 @@ func parseBulkMatch(form *multipart.Form) (bulkMatchTask, error) {
 	if field("name_column") == "" {
 		return task, huma.Error422UnprocessableEntity("name_column: required, the header of the column with company names")
 	}
-	files := form.File["file"]
-	if len(files) != 1 {
-		return task, huma.Error422UnprocessableEntity("file: upload exactly one CSV or Excel file in the form field \"file\"")
-	}
-	fh := files[0]
-	if fh.Size > bulkMatchLimits.MaxBytes {
-		return task, huma.NewError(http.StatusRequestEntityTooLarge, fmt.Sprintf("file: %d bytes, the limit is 1 MB", fh.Size))
-	}
-	f, err := fh.Open()
+	t, err := readUpload(form, bulkMatchLimits)
 	if err != nil {
-		return task, huma.Error422UnprocessableEntity("file: cannot be read")
-	}
-	defer f.Close()
-	t, err := uploads.Read(fh.Filename, f, bulkMatchLimits)
-	switch {
-	case errors.Is(err, uploads.ErrTooLarge):
-		return task, huma.NewError(http.StatusRequestEntityTooLarge, "file: "+err.Error())
-	case err != nil:
-		return task, huma.Error422UnprocessableEntity("file: " + err.Error())
+		return task, err
 	}
 	cols := []*int{&task.Name, &task.Country, &task.State, &task.City, &task.Zip, &task.Phone}
 	for i, param := range bulkMatchColumns {

@@ -22,6 +22,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/query/namematch"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -58,6 +59,7 @@ type Server struct {
 	limiter   *account.Limiter
 	signups   *account.Signups
 	jobs      *jobs.Runner
+	names     *namematch.Service
 }
 
 // New builds the API with every route registered.
@@ -102,6 +104,7 @@ func New(d Deps) *Server {
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
 		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
 		jobs:      &jobs.Runner{Store: d.Store, Log: d.Log, Workers: 2, Lease: d.TaskLease},
+		names:     &namematch.Service{Engine: d.Engine, Now: d.Now},
 	}
 	hapi.UseMiddleware(s.authenticate)
 
@@ -144,6 +147,15 @@ func (s *Server) Listen(ctx context.Context, addr string) error {
 		return err
 	}
 	defer s.StopJobs()
+	// The name index of company bulk match is built in the background, so
+	// the first bulk match does not pay for it; Listen returns only after
+	// the build stopped, before the caller closes the engine.
+	warmed := make(chan struct{})
+	defer func() { <-warmed }()
+	go func() {
+		defer close(warmed)
+		s.warmNameIndex(ctx)
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- s.app.Listen(addr) }()
 	select {
@@ -204,5 +216,21 @@ func requestLog(log zerolog.Logger) fiber.Handler {
 		ev.Str("method", c.Method()).Str("path", c.Path()).Int("status", status).
 			Dur("took", time.Since(start)).Msg("request")
 		return err
+	}
+}
+
+// warmNameIndex builds the company name index when the engine can list its
+// companies.
+func (s *Server) warmNameIndex(ctx context.Context) {
+	if _, ok := s.deps.Engine.(index.CompanyScanner); !ok {
+		return
+	}
+	start := time.Now()
+	x, err := s.names.Index(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		s.deps.Log.Error().Err(err).Msg("build company name index")
+	case err == nil:
+		s.deps.Log.Info().Int("companies", x.Len()).Dur("took", time.Since(start)).Msg("company name index built")
 	}
 }

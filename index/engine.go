@@ -142,3 +142,10 @@ type CompanyKey struct {
 type CompanyScanner interface {
 	ScanCompanies(ctx context.Context, fn func(CompanyKey) error) error
 }
+
+// Generational is an optional Engine capability of engines whose writes all
+// pass through this process: Generation changes after every completed
+// company write, so a cache derived from the companies knows it is current.
+type Generational interface {
+	Generation() uint64
+}

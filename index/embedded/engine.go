@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -90,6 +91,8 @@ type Engine struct {
 
 	writeMu sync.Mutex // serializes writers (Pebble batch + in-memory apply)
 	closed  bool       // guarded by writeMu
+	// generation counts completed company writes (see Generation).
+	generation atomic.Uint64
 	// bulk buffers the upserts of a bulk load into an empty index (bulk.go);
 	// dirty: it has written since the last FinishLoad (guarded by writeMu).
 	bulk  *bulkLoader
@@ -607,6 +610,9 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Bumped after the write, so a reader that saw the old generation
+	// before it always sees a newer one later.
+	defer e.generation.Add(1)
 	e.mu.RLock()
 	dim := e.dim
 	e.mu.RUnlock()
@@ -748,6 +754,7 @@ func (e *Engine) stored(prefix, domain string) ([]byte, bool, error) {
 
 // DeleteCompanies implements index.Engine.
 func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, error) {
+	defer e.generation.Add(1)
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	if e.bulk != nil {
@@ -869,3 +876,8 @@ func (quietLogger) Fatalf(format string, args ...interface{}) {
 
 // Dir returns the directory the index lives in.
 func (e *Engine) Dir() string { return filepath.Clean(e.dir) }
+
+// Generation changes after every company write of this process: caches
+// derived from the companies (the name index) compare it to know they are
+// current. The embedded index has a single writing process.
+func (e *Engine) Generation() uint64 { return e.generation.Load() }

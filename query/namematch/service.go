@@ -11,12 +11,14 @@ import (
 	"github.com/openprospect/prospectd/index"
 )
 
-// DefaultMaxAge is how long a name index serves before it is rebuilt even
-// when the number of companies did not change (an upsert may rename one).
+// DefaultMaxAge is how long a name index of an engine written by other
+// processes (Elasticsearch) serves before it is rebuilt even when the number
+// of companies did not change (an upsert may rename one).
 const DefaultMaxAge = 10 * time.Minute
 
-// Service keeps the name index of an engine: built on first use, rebuilt
-// when the engine's company count changed or the index is older than
+// Service keeps the name index of an engine: built on first use (or by
+// Index at start-up), rebuilt after the engine's companies changed — known
+// exactly from index.Generational, else guessed from the company count and
 // MaxAge. Builds are single-flight; a bulk match waits for the build.
 type Service struct {
 	Engine index.Engine
@@ -25,6 +27,7 @@ type Service struct {
 
 	mu    sync.Mutex
 	idx   *Index
+	gen   uint64
 	count int
 	built time.Time
 }
@@ -44,6 +47,18 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if g, ok := s.Engine.(index.Generational); ok {
+		gen := g.Generation() // before the scan: a write during it forces the next rebuild
+		if s.idx != nil && gen == s.gen {
+			return s.idx, nil
+		}
+		idx, err := Build(ctx, sc)
+		if err != nil {
+			return nil, err
+		}
+		s.idx, s.gen = idx, gen
+		return idx, nil
+	}
 	n, err := s.Engine.CountCompanies(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("name match: count companies: %w", err)
