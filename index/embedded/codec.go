@@ -2,10 +2,16 @@ package embedded
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
@@ -229,4 +235,313 @@ func (e *entry) decode(b []byte, in interner) error {
 		e.terms[i] = vals
 	}
 	return nil
+}
+
+// marshalProfile returns json.Marshal(c), byte for byte, without
+// reflection: encoding/json cost a tenth of a bulk load's CPU. When
+// record.Company (or a struct in it) no longer has the fields this encoder
+// was written for, profileEncoderCurrent is false and encoding/json is used,
+// so a new field is never dropped (TestProfileEncoderCurrent then fails,
+// asking for the encoder to be updated). A NaN or infinite score, which
+// encoding/json refuses, also goes to encoding/json for its error.
+func marshalProfile(dst []byte, c *record.Company) ([]byte, error) {
+	if !profileEncoderCurrent || !finiteProfile(c) {
+		b, err := json.Marshal(c)
+		return append(dst, b...), err
+	}
+	return appendProfile(dst, c), nil
+}
+
+func finiteProfile(c *record.Company) bool {
+	ok := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+	if !ok(c.Status.Confidence) {
+		return false
+	}
+	for _, m := range [2]map[string]float64{c.Keywords, c.IndustryGroups} {
+		for _, v := range m {
+			if !ok(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// profileLayout lists the fields (name, type, JSON tag) of the structs
+// appendProfile encodes, in order.
+const profileLayout = `record.Company{Domain string "domain"; Name string "name"; Status record.Status "status"; Score int "score"; StartDate string "start_date,omitempty"; EndDate *string "end_date"; Address record.Address "address"; Phones []string "phones"; PublicEmails []string "public_emails"; SocialURLs []string "social_urls"; Description string "description"; Keywords map[string]float64 "keywords"; IndustryGroups map[string]float64 "industry_groups"; Employees string "employees"; RedirectDomain *string "redirect_domain"; UpdateDate string "update_date,omitempty"; MXProvider string "mx_provider"; RevenueRange string "revenue_range,omitempty"; BusinessModels []string "business_models,omitempty"; Languages []string "languages,omitempty"; Vendors []string "vendors,omitempty"; Subdomains []string "subdomains,omitempty"; SiteText string "site_text,omitempty"; HTTPStatus *record.HTTPStatus "http_status,omitempty"; RedirectSources []string "redirect_sources,omitempty"; RedirectCount int "redirect_count,omitempty"; Growth *record.Growth "growth,omitempty"; }` +
+	`record.Status{Status string "status"; Confidence float64 "confidence"; }` +
+	`record.Address{Street string "street,omitempty"; City string "city,omitempty"; State string "state,omitempty"; Zip string "zip,omitempty"; Country string "country,omitempty"; }` +
+	`record.HTTPStatus{Code int "status_code"; Reason string "status_reason,omitempty"; RecordDate string "record_date,omitempty"; }` +
+	`record.Growth{Through record.Quarter "through"; Scores []int "scores"; Subdomains []int "subdomains"; }`
+
+// layoutOf describes the fields of the given struct types as profileLayout
+// does.
+func layoutOf(types ...reflect.Type) string {
+	var b strings.Builder
+	for _, t := range types {
+		b.WriteString(t.String() + "{")
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Anonymous || !f.IsExported() {
+				b.WriteString("unexpected " + f.Name + "; ")
+				continue
+			}
+			fmt.Fprintf(&b, "%s %s %q; ", f.Name, f.Type, f.Tag.Get("json"))
+		}
+		b.WriteString("}")
+	}
+	return b.String()
+}
+
+var profileEncoderCurrent = layoutOf(reflect.TypeFor[record.Company](), reflect.TypeFor[record.Status](),
+	reflect.TypeFor[record.Address](), reflect.TypeFor[record.HTTPStatus](), reflect.TypeFor[record.Growth]()) == profileLayout
+
+func appendProfile(b []byte, c *record.Company) []byte {
+	b = append(b, `{"domain":`...)
+	b = appendJSONString(b, c.Domain)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, c.Name)
+	b = append(b, `,"status":{"status":`...)
+	b = appendJSONString(b, c.Status.Status)
+	b = append(b, `,"confidence":`...)
+	b = appendJSONFloat(b, c.Status.Confidence)
+	b = append(b, `},"score":`...)
+	b = strconv.AppendInt(b, int64(c.Score), 10)
+	if c.StartDate != "" {
+		b = append(b, `,"start_date":`...)
+		b = appendJSONString(b, c.StartDate)
+	}
+	b = append(b, `,"end_date":`...)
+	b = appendJSONStringPtr(b, c.EndDate)
+	b = append(b, `,"address":{`...)
+	first := true
+	for _, f := range [...]struct{ key, v string }{
+		{`"street":`, c.Address.Street}, {`"city":`, c.Address.City}, {`"state":`, c.Address.State},
+		{`"zip":`, c.Address.Zip}, {`"country":`, c.Address.Country},
+	} {
+		if f.v == "" {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, f.key...)
+		b = appendJSONString(b, f.v)
+	}
+	b = append(b, `},"phones":`...)
+	b = appendJSONStrings(b, c.Phones)
+	b = append(b, `,"public_emails":`...)
+	b = appendJSONStrings(b, c.PublicEmails)
+	b = append(b, `,"social_urls":`...)
+	b = appendJSONStrings(b, c.SocialURLs)
+	b = append(b, `,"description":`...)
+	b = appendJSONString(b, c.Description)
+	b = append(b, `,"keywords":`...)
+	b = appendJSONScores(b, c.Keywords)
+	b = append(b, `,"industry_groups":`...)
+	b = appendJSONScores(b, c.IndustryGroups)
+	b = append(b, `,"employees":`...)
+	b = appendJSONString(b, c.Employees)
+	b = append(b, `,"redirect_domain":`...)
+	b = appendJSONStringPtr(b, c.RedirectDomain)
+	if c.UpdateDate != "" {
+		b = append(b, `,"update_date":`...)
+		b = appendJSONString(b, c.UpdateDate)
+	}
+	b = append(b, `,"mx_provider":`...)
+	b = appendJSONString(b, c.MXProvider)
+	if c.RevenueRange != "" {
+		b = append(b, `,"revenue_range":`...)
+		b = appendJSONString(b, c.RevenueRange)
+	}
+	for _, f := range [...]struct {
+		key string
+		v   []string
+	}{
+		{`,"business_models":`, c.BusinessModels}, {`,"languages":`, c.Languages},
+		{`,"vendors":`, c.Vendors}, {`,"subdomains":`, c.Subdomains},
+	} {
+		if len(f.v) > 0 {
+			b = append(b, f.key...)
+			b = appendJSONStrings(b, f.v)
+		}
+	}
+	if c.SiteText != "" {
+		b = append(b, `,"site_text":`...)
+		b = appendJSONString(b, c.SiteText)
+	}
+	if h := c.HTTPStatus; h != nil {
+		b = append(b, `,"http_status":{"status_code":`...)
+		b = strconv.AppendInt(b, int64(h.Code), 10)
+		if h.Reason != "" {
+			b = append(b, `,"status_reason":`...)
+			b = appendJSONString(b, h.Reason)
+		}
+		if h.RecordDate != "" {
+			b = append(b, `,"record_date":`...)
+			b = appendJSONString(b, h.RecordDate)
+		}
+		b = append(b, '}')
+	}
+	if len(c.RedirectSources) > 0 {
+		b = append(b, `,"redirect_sources":`...)
+		b = appendJSONStrings(b, c.RedirectSources)
+	}
+	if c.RedirectCount != 0 {
+		b = append(b, `,"redirect_count":`...)
+		b = strconv.AppendInt(b, int64(c.RedirectCount), 10)
+	}
+	if g := c.Growth; g != nil {
+		b = append(b, `,"growth":{"through":`...)
+		b = appendJSONString(b, string(g.Through))
+		b = append(b, `,"scores":`...)
+		b = appendJSONInts(b, g.Scores)
+		b = append(b, `,"subdomains":`...)
+		b = appendJSONInts(b, g.Subdomains)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+func appendJSONStringPtr(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, *s)
+}
+
+func appendJSONStrings(b []byte, list []string) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+func appendJSONInts(b []byte, list []int) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, v := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, ']')
+}
+
+// appendJSONScores writes a label -> score map with its keys sorted, as
+// encoding/json does.
+func appendJSONScores(b []byte, m map[string]float64) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var buf [16]string
+	keys := buf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJSONFloat(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// appendJSONFloat formats a finite float64 as encoding/json does (ES6
+// number formatting).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 -> e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonSafe marks the ASCII bytes encoding/json writes as they are (it
+// escapes '"', '\\', control characters and, for HTML safety, '<', '>' and
+// '&').
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendJSONString quotes s as encoding/json does: the escapes above,
+// invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonSafe[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -647,7 +647,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 			failed = append(failed, index.DocError{Domain: c.Domain, Reason: fmt.Sprintf("%v: vector has %d dimensions, index has %d", index.ErrVectorMismatch, len(d.Vector), dim)})
 			continue
 		}
-		profile, err := json.Marshal(c)
+		profile, err := marshalProfile(make([]byte, 0, 1024+len(c.Description)+len(c.SiteText)), c)
 		if err != nil {
 			failed = append(failed, index.DocError{Domain: c.Domain, Reason: "encode profile: " + err.Error()})
 			continue
