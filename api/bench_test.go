@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,6 +27,7 @@ import (
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/query/namematch/namematchtest"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
@@ -39,6 +43,7 @@ type benchServer struct {
 	base, key string
 	eng       *embedded.Engine
 	st        store.Store
+	srv       *Server
 	close     func()
 }
 
@@ -108,7 +113,7 @@ func startBenchServer() (*benchServer, error) {
 		return nil, err
 	}
 	go srv.App().Listener(ln)
-	return &benchServer{base: "http://" + ln.Addr().String() + "/v1", key: key, eng: eng, st: st, close: func() {
+	return &benchServer{base: "http://" + ln.Addr().String() + "/v1", key: key, eng: eng, st: st, srv: srv, close: func() {
 		srv.App().Shutdown()
 		eng.Close()
 		st.Close()
@@ -427,4 +432,84 @@ func BenchmarkAppendHTTP(b *testing.B) {
 	}
 	p50, _ := percentiles(lat)
 	b.ReportMetric(float64(p50.Nanoseconds())/1e6, "p50-ms")
+}
+
+// BenchmarkBulkMatchHTTP submits 10,000 perturbed company names (with
+// country, city, zip and phone columns where the generator gives them; 15%
+// of companies not in the index) to POST /v1/bulkmatch and polls the task
+// until it completes: upload, matching, hydration, billing and the stored
+// result. The name index is built first (a server builds it when it
+// starts) and its build time reported apart. The index must be a seed-1
+// demo corpus.
+func BenchmarkBulkMatchHTTP(b *testing.B) {
+	s := benchSetup(b)
+	ctx := context.Background()
+	if err := s.srv.StartJobs(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer s.srv.StopJobs()
+	n, err := s.eng.CountCompanies(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := s.srv.names.Index(ctx); err != nil {
+		b.Fatal(err)
+	}
+	build := time.Since(start)
+	g := demo.New(demo.Options{Companies: n + n/5, Seed: 1})
+	qs := namematchtest.Queries(g, n, 10_000, 0.15, 7)
+	var file bytes.Buffer
+	w := csv.NewWriter(&file)
+	w.Write([]string{"Company", "Country", "City", "Zip", "Phone"})
+	for _, q := range qs {
+		w.Write([]string{q.Query.Name, q.Query.Country, q.Query.City, q.Query.Zip, q.Query.Phone})
+	}
+	w.Flush()
+	fields := map[string]string{"name_column": "Company", "country_column": "Country", "city_column": "City",
+		"zip_code_column": "Zip", "phone_column": "Phone", "min_match_confidence": "80"}
+	client := &http.Client{Timeout: 5 * time.Minute}
+	for b.Loop() {
+		body, ct := multipartBody(b, fields, "names.csv", file.Bytes())
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/bulkmatch", body)
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("X-API-Key", s.key)
+		start := time.Now()
+		res, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var acc TaskAccepted
+		json.NewDecoder(res.Body).Decode(&acc)
+		res.Body.Close()
+		if res.StatusCode != http.StatusAccepted {
+			b.Fatalf("submit: status %d", res.StatusCode)
+		}
+		var st struct {
+			Status  string            `json:"status"`
+			Results []json.RawMessage `json:"results"`
+		}
+		for {
+			time.Sleep(100 * time.Millisecond)
+			req, _ := http.NewRequest(http.MethodGet, s.base+"/bulkmatch/status/"+acc.TaskID, nil)
+			req.Header.Set("X-API-Key", s.key)
+			res, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			err = json.NewDecoder(res.Body).Decode(&st)
+			res.Body.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st.Status != store.TaskInProgress {
+				break
+			}
+		}
+		if st.Status != store.TaskCompleted || len(st.Results) != len(qs) {
+			b.Fatalf("task %s with %d rows", st.Status, len(st.Results))
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s/10k")
+	}
+	b.ReportMetric(build.Seconds(), "s-index-build")
 }
