@@ -9,13 +9,21 @@ package embedding
 // as sum + float32(w × float32(q)), with two roundings and no fused
 // multiply-add, whether by the vector kernel or by the loop below: the
 // same input gives the same bits on every CPU.
-func axpyInt8(w float32, q []int8, sum []float32) {
+//
+// next is a row the caller will add soon: the kernel asks the CPU to fetch
+// it meanwhile (rows are random, so no hardware prefetcher guesses them,
+// and a row costs a trip to memory). It may be nil.
+func axpyInt8(w float32, q []int8, sum []float32, next []int8) {
 	sum = sum[:len(q)]
 	n := 0
 	if useAVX2 {
 		n = len(q) &^ 15
 		if n > 0 {
-			axpyInt8AVX2(w, &q[0], &sum[0], n)
+			pf := &q[0]
+			if len(next) >= n {
+				pf = &next[0]
+			}
+			axpyInt8AVX2(w, &q[0], &sum[0], n, pf)
 		}
 	}
 	for i := n; i < len(q); i++ {

@@ -4,7 +4,8 @@ import "golang.org/x/sys/cpu"
 
 var useAVX2 = cpu.X86.HasAVX2
 
-// axpyInt8AVX2 is axpyInt8 for n > 0 elements, n a multiple of 16.
+// axpyInt8AVX2 is axpyInt8 for n > 0 elements, n a multiple of 16; it
+// prefetches the n bytes at pf.
 //
 //go:noescape
-func axpyInt8AVX2(w float32, q *int8, sum *float32, n int)
+func axpyInt8AVX2(w float32, q *int8, sum *float32, n int, pf *int8)

@@ -1,15 +1,23 @@
 #include "textflag.h"
 
-// func axpyInt8AVX2(w float32, q *int8, sum *float32, n int)
+// func axpyInt8AVX2(w float32, q *int8, sum *float32, n int, pf *int8)
 //
 // 16 elements per iteration: sign-extend 8 int8 codes to int32, convert to
 // float32, multiply by w, add to sum. VMULPS then VADDPS (not VFMADD) so
 // the result rounds exactly as the Go loop in axpy.go does.
-TEXT ·axpyInt8AVX2(SB), NOSPLIT, $0-32
+TEXT ·axpyInt8AVX2(SB), NOSPLIT, $0-40
 	VBROADCASTSS w+0(FP), Y0
 	MOVQ         q+8(FP), SI
 	MOVQ         sum+16(FP), DI
 	MOVQ         n+24(FP), CX
+	MOVQ         pf+32(FP), R8
+	MOVQ         CX, R9
+
+prefetch:
+	PREFETCHT0 (R8)
+	ADDQ       $64, R8
+	SUBQ       $64, R9
+	JG         prefetch
 
 loop:
 	VPMOVSXBD (SI), Y1

@@ -22,7 +22,7 @@ func TestAxpyInt8(t *testing.T) {
 		}
 		for range 3 {
 			w := rng.Float32()*0.01 - 0.005
-			axpyInt8(w, q, got)
+			axpyInt8(w, q, got, q)
 			for i := range want {
 				want[i] += float32(w * float32(q[i]))
 			}

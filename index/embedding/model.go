@@ -98,6 +98,7 @@ type scratch struct {
 	weight    []float32 // per row: weight summed over the fields so far
 	fieldRows []int32   // rows seen in the current field
 	rows      []int32   // rows seen in the document, in first-seen order
+	ws        []float32 // per entry of rows: its weight × its row's scale
 	sum       []float32
 }
 
@@ -204,8 +205,23 @@ func (m *Model) project(s *scratch) []float32 {
 	sum := s.sum[:m.rank]
 	clear(sum)
 	r := m.rank
-	for _, row := range s.rows {
-		axpyInt8(s.weight[row]*m.scales[row], m.quant[int(row)*r:int(row+1)*r], sum)
+	// The weights first, in a loop of independent loads the CPU overlaps;
+	// then the rows, each prefetched a few rows ahead.
+	if cap(s.ws) < len(s.rows) {
+		s.ws = make([]float32, len(s.rows), 2*len(s.rows))
+	}
+	ws := s.ws[:len(s.rows)]
+	for i, row := range s.rows {
+		ws[i] = s.weight[row] * m.scales[row]
+	}
+	const ahead = 8
+	for i, row := range s.rows {
+		var next []int8
+		if i+ahead < len(s.rows) {
+			nr := int(s.rows[i+ahead])
+			next = m.quant[nr*r : (nr+1)*r]
+		}
+		axpyInt8(ws[i], m.quant[int(row)*r:int(row+1)*r], sum, next)
 	}
 	s.reset()
 	var sq float64
