@@ -171,8 +171,11 @@ func (n *normalizer) normalize(c *record.Company) error {
 		if c.RedirectCount < 0 {
 			return fmt.Errorf("redirect_count: %d is negative", c.RedirectCount)
 		}
+		// Not through the cache: redirect sources are a company's own
+		// typo and TLD variants, seen once in a load; caching them would
+		// only evict the vendors and providers that do repeat.
 		src := n.uniq(c.RedirectSources, 0, func(s string) string {
-			if r := n.rootDomain(s); r != c.Domain {
+			if r, err := domain.Normalize(s); err == nil && r != c.Domain {
 				return r
 			}
 			return ""
