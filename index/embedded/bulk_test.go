@@ -20,10 +20,26 @@ func smallRuns(t *testing.T) {
 	t.Cleanup(func() { runBytes = old })
 }
 
+// spillRuns makes bulk loads hold two small runs in memory, then write
+// every run to level 0.
+func spillRuns(t *testing.T) {
+	smallRuns(t)
+	old := holdBytes
+	holdBytes = 20 << 10
+	t.Cleanup(func() { holdBytes = old })
+}
+
+// bothModes runs test with runs held in memory and with runs spilled.
+func bothModes(t *testing.T, test func(t *testing.T)) {
+	t.Run("held", func(t *testing.T) { smallRuns(t); test(t) })
+	t.Run("spilled", func(t *testing.T) { spillRuns(t); test(t) })
+}
+
 // The conformance suite against an engine opened for a bulk load, whose
 // upserts go through runs.
-func TestConformanceBulkLoad(t *testing.T) {
-	smallRuns(t)
+func TestConformanceBulkLoad(t *testing.T) { bothModes(t, testConformanceBulkLoad) }
+
+func testConformanceBulkLoad(t *testing.T) {
 	enginetest.RunAll(t, func(t *testing.T) index.Engine {
 		e, err := Open(t.TempDir(), Options{BulkLoad: true})
 		if err != nil {
@@ -58,8 +74,9 @@ func bulkDocs(n, version int) []index.CompanyDoc {
 	return docs
 }
 
-func TestBulkLoadRunsReopen(t *testing.T) {
-	smallRuns(t)
+func TestBulkLoadRunsReopen(t *testing.T) { bothModes(t, testBulkLoadRunsReopen) }
+
+func testBulkLoadRunsReopen(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	e, err := Open(dir, Options{BulkLoad: true})
@@ -142,8 +159,9 @@ func TestBulkLoadRunsReopen(t *testing.T) {
 
 // A load closed without FinishLoad (stopped by an error) keeps what it
 // wrote; the next open compacts it.
-func TestBulkLoadCloseWithoutFinish(t *testing.T) {
-	smallRuns(t)
+func TestBulkLoadCloseWithoutFinish(t *testing.T) { bothModes(t, testBulkLoadCloseWithoutFinish) }
+
+func testBulkLoadCloseWithoutFinish(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	e, err := Open(dir, Options{BulkLoad: true})

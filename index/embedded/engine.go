@@ -187,8 +187,10 @@ func Open(dir string, opt Options) (*Engine, error) {
 		e.writeOpts = pebble.NoSync
 	}
 	if fresh {
-		wopts := po.MakeWriterOptions(0, db.FormatMajorVersion().MaxTableFormat())
-		if e.bulk, err = newBulkLoader(db, dir, wopts); err != nil {
+		format := db.FormatMajorVersion().MaxTableFormat()
+		bottom := len(po.Levels) - 1
+		wopts, final := po.MakeWriterOptions(0, format), po.MakeWriterOptions(bottom, format)
+		if e.bulk, err = newBulkLoader(db, dir, wopts, final, po.Levels[bottom].TargetFileSize); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("open index %s: %w", dir, err)
 		}
