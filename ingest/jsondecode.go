@@ -365,11 +365,69 @@ func (d *jsonDecoder) integer(name string, dst *int) error {
 
 // integers reads an array of whole numbers, or a "1;2;3" string.
 func (d *jsonDecoder) integers(name string, dst *[]int) error {
+	if d.peek() == '[' {
+		if out, ok := d.plainInts(); ok {
+			*dst = out
+			return nil
+		}
+	}
 	var list []string
 	if err := d.list(name, &list); err != nil {
 		return err
 	}
 	return parseInts(name, dst, list)
+}
+
+// plainInts reads an array of integer literals below 1e9 in magnitude
+// ("[455,472,-3]"), the shape of every growth history, without the
+// per-element strings and field names of the general path (which cost a
+// growth history more than the rest of its record). ok is false, with d.i
+// unchanged, for any other array: the general path then reads it and
+// reports what is wrong.
+func (d *jsonDecoder) plainInts() (out []int, ok bool) {
+	start := d.i
+	d.i++ // '['
+	d.ws()
+	if d.peek() == ']' {
+		d.i++
+		return nil, true
+	}
+	for {
+		d.ws()
+		neg := d.peek() == '-'
+		if neg {
+			d.i++
+		}
+		from, n := d.i, 0
+		for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' && d.i-from < 9 {
+			n = n*10 + int(d.b[d.i]-'0')
+			d.i++
+		}
+		digits := d.i - from
+		c := d.peek()
+		if digits == 0 || (digits > 1 && d.b[from] == '0') || c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' {
+			d.i = start
+			return nil, false
+		}
+		if neg {
+			n = -n
+		}
+		if out == nil {
+			out = make([]int, 0, 8)
+		}
+		out = append(out, n)
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return out, true
+		default:
+			d.i = start
+			return nil, false
+		}
+	}
 }
 
 func (d *jsonDecoder) httpStatus(c *record.Company) error {

@@ -129,3 +129,34 @@ func FuzzJSONDecode(f *testing.F) {
 		}
 	})
 }
+
+// The integer-array fast path reads what the general path reads, and
+// leaves everything else to it.
+func TestJSONPlainInts(t *testing.T) {
+	for _, in := range []string{
+		`[]`, `[ ]`, `[0]`, `[-0]`, `[1,2,3]`, `[ 455 , 472,481 ]`, `[-5,800]`, `[999999999]`, `[-999999999]`,
+		`[1000000000]`, `[12345678901234567890]`, `[01]`, `[-01]`, `[1.5]`, `[2.0]`, `[1e3]`, `[1E3]`, `["3", 4]`, `[null, 2]`,
+		`[1,]`, `[1 2]`, `[-]`, `[1`, `[true]`, `[[1]]`, `[1,{"a":1}]`, `["1;2"]`,
+	} {
+		line := `{"domain":"acme.com","growth":{"through":"2025-Q4","scores":` + in + `}}`
+		var fast, slow record.Company
+		errFast := decodeJSONCompany([]byte(line), &fast)
+		var list []string
+		d := jsonDecoder{b: []byte(in)}
+		errSlow := d.list("growth.scores", &list)
+		if errSlow == nil {
+			var ints []int
+			errSlow = parseInts("growth.scores", &ints, list)
+			slow.Growth = &record.Growth{Through: "2025-Q4", Scores: ints}
+			if errSlow == nil && d.i != len(in) {
+				errSlow = errors.New("trailing")
+			}
+		}
+		switch {
+		case (errFast != nil) != (errSlow != nil):
+			t.Errorf("%s: error %v, general path %v", in, errFast, errSlow)
+		case errFast == nil && !reflect.DeepEqual(fast.Growth.Scores, slow.Growth.Scores):
+			t.Errorf("%s: %v, general path %v", in, fast.Growth.Scores, slow.Growth.Scores)
+		}
+	}
+}

@@ -189,3 +189,15 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+func TestPlainQuarter(t *testing.T) {
+	for _, q := range []record.Quarter{"2025-Q4", "1900-Q1", "1899-Q4", "2025-Q0", "2025-Q5", "2025-q4", "+025-Q4", "2025-Q44", "2025Q4", "", "0999-Q1", "9999-Q4", " 202-Q1"} {
+		_, _, err := q.Parse()
+		if plainQuarter(q) && err != nil {
+			t.Errorf("plainQuarter(%q) but Parse: %v", q, err)
+		}
+		if len(q) == 7 && q[4] == '-' && !plainQuarter(q) && err == nil && q[0] != '+' && q[0] != ' ' {
+			t.Errorf("plainQuarter(%q) false, Parse accepts it", q)
+		}
+	}
+}
