@@ -48,8 +48,8 @@ const (
 // runBytes is a run's size before it is sorted (a variable for tests).
 var runBytes = 64 << 20
 
-// holdBytes bounds the runs held in memory: a quarter of the machine's
-// memory, at most 4 GiB (1M demo companies take 3.5 GiB); 1 GiB where the
+// holdBytes bounds the runs held in memory: a quarter of the machine's (or
+// the cgroup's) memory, at most 4 GiB (1M demo companies take 3.5 GiB); 1 GiB where the
 // memory size is unknown. A variable for tests.
 var holdBytes = func() int64 {
 	total := physicalMemory()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
@@ -191,5 +192,14 @@ func testBulkLoadCloseWithoutFinish(t *testing.T) {
 	got, err := e.GetCompanies(ctx, []string{docs[7].Company.Domain})
 	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], docs[7].Company) {
 		t.Fatalf("GetCompanies = %+v, %v", got, err)
+	}
+}
+
+func TestPhysicalMemory(t *testing.T) {
+	if n := physicalMemory(); n < 0 || (runtime.GOOS == "linux" && n < 64<<20) {
+		t.Fatalf("physicalMemory() = %d", n)
+	}
+	if holdBytes <= 0 || holdBytes > 4<<30 {
+		t.Fatalf("holdBytes = %d", holdBytes)
 	}
 }
