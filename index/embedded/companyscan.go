@@ -97,4 +97,5 @@ func (e *Engine) ScanCompanies(ctx context.Context, fn func(index.CompanyKey) er
 	}
 	return nil
 }
+
 var _ index.Generational = (*Engine)(nil)
