@@ -107,7 +107,11 @@ func startBenchServer() (*benchServer, error) {
 	// Credits without end: the benchmark measures search, not billing refusals.
 	plans := account.DefaultPlans()
 	plans[store.PlanTeam] = account.PlanConfig{Credits: 1 << 40, RateMultiplier: 1e6}
-	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans})
+	log := zerolog.Nop()
+	if os.Getenv("PROSPECT_BENCH_LOG") != "" {
+		log = zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr}).With().Timestamp().Logger()
+	}
+	srv := New(Deps{Engine: eng, Store: st, Log: log, Plans: plans})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -488,6 +492,7 @@ func BenchmarkBulkMatchHTTP(b *testing.B) {
 		var st struct {
 			Status  string            `json:"status"`
 			Results []json.RawMessage `json:"results"`
+			Error   string            `json:"error"`
 		}
 		for {
 			time.Sleep(100 * time.Millisecond)
@@ -507,7 +512,7 @@ func BenchmarkBulkMatchHTTP(b *testing.B) {
 			}
 		}
 		if st.Status != store.TaskCompleted || len(st.Results) != len(qs) {
-			b.Fatalf("task %s with %d rows", st.Status, len(st.Results))
+			b.Fatalf("task %s with %d rows: %s", st.Status, len(st.Results), st.Error)
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "s/10k")
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -169,7 +170,9 @@ func (s *Server) runBulkMatch(ctx context.Context, svc *namematch.Service, run *
 		qs[i] = namematch.Query{Name: cell(row, in.Name), Country: cell(row, in.Country), State: cell(row, in.State),
 			City: cell(row, in.City), Zip: cell(row, in.Zip), Phone: cell(row, in.Phone)}
 	}
+	start := time.Now()
 	res, err := svc.Match(ctx, qs, func(p int) { run.Progress(p * 9 / 10) })
+	matched := time.Now()
 	if err != nil {
 		return nil, fmt.Errorf("bulk match: %w", err)
 	}
@@ -192,6 +195,7 @@ func (s *Server) runBulkMatch(ctx context.Context, svc *namematch.Service, run *
 			companies[c.Domain] = c
 		}
 	}
+	hydrated := time.Now()
 	org, err := s.deps.Store.OrgByID(ctx, run.Task.OrgID)
 	if err != nil {
 		return nil, err
@@ -249,6 +253,8 @@ func (s *Server) runBulkMatch(ctx context.Context, svc *namematch.Service, run *
 		out[i] = b.end()
 	}
 	run.Progress(100)
+	s.deps.Log.Info().Str("task", run.Task.ID).Int("rows", len(in.Rows)).Dur("match", matched.Sub(start)).
+		Dur("hydrate", hydrated.Sub(matched)).Dur("bill_and_shape", time.Since(hydrated)).Msg("bulk match done")
 	return out, nil
 }
 

@@ -277,13 +277,20 @@ func (t *Run) Cancelled() bool { return t.cancelled.Load() }
 // errLeaseLost ends a handler whose worker no longer holds its task.
 var errLeaseLost = errors.New("lease lost")
 
+// finishTimeout bounds the write that completes or fails a task.
+var finishTimeout = 30 * time.Second
+
 // run runs one claimed task to its end, or until the runner stops.
 func (r *Runner) run(ctx context.Context, worker string, t store.Task) {
 	log := r.Log.With().Str("task", t.ID).Str("kind", t.Kind).Str("worker", worker).Int("attempt", t.Attempts).Logger()
-	// Finishing writes go through even while the runner stops.
-	fin, finCancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer finCancel()
+	// Finishing writes go through even while the runner stops; their
+	// deadline starts when they are made, not when the task started.
+	finishing := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	}
 	fail := func(msg string) {
+		fin, cancel := finishing()
+		defer cancel()
 		if err := r.Store.FailTask(fin, t.ID, worker, msg); err != nil {
 			log.Error().Err(err).Msg("fail task")
 		}
@@ -347,6 +354,8 @@ func (r *Runner) run(ctx context.Context, worker string, t store.Task) {
 		fail(fmt.Sprintf("result: %v", err))
 		return
 	}
+	fin, cancel := finishing()
+	defer cancel()
 	if err := r.Store.CompleteTask(fin, t.ID, worker, body); err != nil {
 		log.Error().Err(err).Msg("complete task")
 		return

@@ -349,3 +349,28 @@ func TestStopWaits(t *testing.T) {
 		t.Fatalf("task of a runner stopped mid-run: %+v", got)
 	}
 }
+
+// TestLongTaskCompletes: a handler that runs longer than the finishing
+// write's timeout still completes (the timeout starts at the write), once.
+func TestLongTaskCompletes(t *testing.T) {
+	defer func(d time.Duration) { finishTimeout = d }(finishTimeout)
+	finishTimeout = 100 * time.Millisecond
+	ctx := context.Background()
+	e := newEnv(t)
+	r := newRunner(e.st, 1, time.Second)
+	var runs atomic.Int32
+	r.Register("slow", func(ctx context.Context, run *Run) (any, error) {
+		runs.Add(1)
+		time.Sleep(300 * time.Millisecond)
+		return "done", nil
+	})
+	start(t, r)
+	task, err := r.Submit(ctx, e.org.ID, "slow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := wait(t, e.st, e.org.ID, task.ID, "finished", finished)
+	if got.Status != store.TaskCompleted || string(got.Result) != `"done"` || runs.Load() != 1 {
+		t.Fatalf("task %+v after %d runs", got, runs.Load())
+	}
+}
