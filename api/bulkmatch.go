@@ -82,25 +82,11 @@ func (s *Server) registerBulkMatch() {
 		if err != nil {
 			return nil, err
 		}
-		t, err := s.jobs.Submit(ctx, p.Org.ID, kindBulkMatch, task)
-		if err != nil {
-			return nil, s.internal(ctx, "submit bulk match", err)
-		}
-		return &taskAcceptedOutput{Status: http.StatusAccepted, Body: TaskAccepted{TaskID: t.ID, Status: t.Status}}, nil
+		return s.submit(ctx, p, kindBulkMatch, task)
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "bulkmatch-status",
-		Method:      http.MethodGet,
-		Path:        "/v1/bulkmatch/status/{task_id}",
-		Summary:     "Company name bulk match status",
-		Description: "Status and progress; when completed, `results`: one row per input row with every input column as `input:<column>`, the matched company's profile fields and `match_confidence` (0-100). A row without a match at the threshold has `domain` and `match_confidence` null; a row that could not be searched has `match_error` `search_failed` (not billed; resubmit).",
-		Tags:        []string{"Companies"},
-		Security:    authRequired,
-		Errors:      []int{http.StatusUnauthorized, http.StatusNotFound},
-	}, func(ctx context.Context, in *taskStatusInput) (*taskStatusOutput, error) {
-		return s.taskStatus(ctx, in.TaskID, kindBulkMatch)
-	})
+	s.registerTaskStatus("bulkmatch-status", "/v1/bulkmatch/status/{task_id}", "Companies", "Company name bulk match status",
+		"Status and progress; when completed, `results`: one row per input row with every input column as `input:<column>`, the matched company's profile fields and `match_confidence` (0-100). A row without a match at the threshold has `domain` and `match_confidence` null; a row that could not be searched has `match_error` `search_failed` (not billed; resubmit).", kindBulkMatch)
 }
 
 // parseBulkMatch validates the form and reads the upload.

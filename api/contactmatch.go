@@ -196,26 +196,12 @@ func (s *Server) registerContactMatch(svc *query.ContactService) {
 		if len(details) > 0 {
 			return nil, huma.NewError(http.StatusUnprocessableEntity, "invalid queries", details...)
 		}
-		t, err := s.jobs.Submit(ctx, p.Org.ID, kindContactMatch, task)
-		if err != nil {
-			return nil, s.internal(ctx, "submit contact match", err)
-		}
-		return &taskAcceptedOutput{Status: http.StatusAccepted, Body: TaskAccepted{TaskID: t.ID, Status: t.Status}}, nil
+		return s.submit(ctx, p, kindContactMatch, task)
 	})
 
 	for _, path := range []string{"/v1/contactmatch/status/{task_id}", "/v1/bulkcontactmatch/status/{task_id}"} {
-		huma.Register(s.api, huma.Operation{
-			OperationID: "contact-match-status" + strings.ReplaceAll(strings.Split(path, "/")[2], "contactmatch", ""),
-			Method:      http.MethodGet,
-			Path:        path,
-			Summary:     "Contact bulk match status",
-			Description: "Status and progress of a contact bulk match; results when completed. Both paths serve the same tasks.",
-			Tags:        []string{"Contacts"},
-			Security:    authRequired,
-			Errors:      []int{http.StatusUnauthorized, http.StatusNotFound},
-		}, func(ctx context.Context, in *taskStatusInput) (*taskStatusOutput, error) {
-			return s.taskStatus(ctx, in.TaskID, kindContactMatch)
-		})
+		s.registerTaskStatus("contact-match-status"+strings.ReplaceAll(strings.Split(path, "/")[2], "contactmatch", ""), path, "Contacts", "Contact bulk match status",
+			"Status and progress of a contact bulk match; results when completed. Both paths serve the same tasks.", kindContactMatch)
 	}
 }
 

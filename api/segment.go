@@ -142,23 +142,9 @@ func (s *Server) registerSegment() {
 		if len(task.Domains) == 0 {
 			return nil, huma.Error422UnprocessableEntity("domain column " + t.Header[col] + ": no domains")
 		}
-		task2, err := s.jobs.Submit(ctx, p.Org.ID, kindSegment, task)
-		if err != nil {
-			return nil, s.internal(ctx, "submit segment", err)
-		}
-		return &taskAcceptedOutput{Status: http.StatusAccepted, Body: TaskAccepted{TaskID: task2.ID, Status: task2.Status}}, nil
+		return s.submit(ctx, p, kindSegment, task)
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "segment-status",
-		Method:      http.MethodGet,
-		Path:        "/v1/segment/status/{task_id}",
-		Summary:     "Segmentation status",
-		Description: "Status and progress; when completed, `results`: company profiles with segment_id (-1 unclustered), segment_description and probability.",
-		Tags:        []string{"Companies"},
-		Security:    authRequired,
-		Errors:      []int{http.StatusUnauthorized, http.StatusNotFound},
-	}, func(ctx context.Context, in *taskStatusInput) (*taskStatusOutput, error) {
-		return s.taskStatus(ctx, in.TaskID, kindSegment)
-	})
+	s.registerTaskStatus("segment-status", "/v1/segment/status/{task_id}", "Companies", "Segmentation status",
+		"Status and progress; when completed, `results`: company profiles with segment_id (-1 unclustered), segment_description and probability.", kindSegment)
 }
