@@ -306,12 +306,18 @@ func (d *jsonDecoder) status(c *record.Company) error {
 // each member's canonical key and d.i at its value; fn must consume the
 // value.
 func (d *jsonDecoder) members(name string, fn func(key string) error) error {
+	return d.entries(name, "an object", func(key string) error { return fn(canonicalName(key)) })
+}
+
+// entries is members with the keys as written; want names the expected
+// value in a type error.
+func (d *jsonDecoder) entries(name, want string, fn func(key string) error) error {
 	switch d.peek() {
 	case '{':
 	case 'n':
 		return d.literal("null")
 	default:
-		return d.typeError(name, "an object")
+		return d.typeError(name, want)
 	}
 	d.i++
 	d.ws()
@@ -338,7 +344,7 @@ func (d *jsonDecoder) members(name string, fn func(key string) error) error {
 		}
 		d.i++
 		d.ws()
-		if err := fn(canonicalName(key)); err != nil {
+		if err := fn(key); err != nil {
 			return err
 		}
 		d.ws()
@@ -516,6 +522,7 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 // scores reads an object of label -> number, or a list (array or "a;b"
 // string) whose order gives descending scores.
 func (d *jsonDecoder) scores(name string, dst *map[string]float64) error {
+	const want = "an object of label to score, or a list of labels"
 	switch d.peek() {
 	case '{':
 	case '[', '"', 'n':
@@ -524,35 +531,10 @@ func (d *jsonDecoder) scores(name string, dst *map[string]float64) error {
 		*dst = scoresFromList(list)
 		return err
 	default:
-		return d.typeError(name, "an object of label to score, or a list of labels")
+		return d.typeError(name, want)
 	}
-	d.i++
 	m := make(map[string]float64)
-	d.ws()
-	if d.peek() == '}' {
-		d.i++
-		*dst = m
-		return nil
-	}
-	for {
-		d.ws()
-		if d.peek() != '"' {
-			return d.syntax("want a quoted label")
-		}
-		raw, plain, err := d.scanString()
-		if err != nil {
-			return err
-		}
-		key := string(raw)
-		if !plain {
-			key = d.unescape(raw)
-		}
-		d.ws()
-		if d.peek() != ':' {
-			return d.syntax("want ':' after a label")
-		}
-		d.i++
-		d.ws()
+	err := d.entries(name, want, func(key string) error {
 		var v float64
 		if c := d.peek(); c == '"' || c == 'n' || c == '-' || (c >= '0' && c <= '9') {
 			if err := d.number(name+"."+key, &v); err != nil {
@@ -562,18 +544,12 @@ func (d *jsonDecoder) scores(name string, dst *map[string]float64) error {
 			return d.typeError(name+"."+key, "a number")
 		}
 		m[key] = v
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			*dst = m
-			return nil
-		default:
-			return d.syntax("want ',' or '}' after a value")
-		}
+		return nil
+	})
+	if err == nil {
+		*dst = m
 	}
+	return err
 }
 
 // typeError reports a value of the wrong kind; the value is still checked
