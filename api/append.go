@@ -39,7 +39,7 @@ type appendOutput struct {
 
 func (s *Server) registerAppend() {
 	rowSchema := &huma.Schema{Type: huma.TypeObject, AdditionalProperties: true,
-		Description: "One row per input row: `domain` (null when the cell is not a domain), the input columns as `input:<column>`, then each dataset's fields (null without data). Profile fields are unprefixed; other datasets' fields are unprefixed when only one dataset is requested, else prefixed `<dataset>:`."}
+		Description: "One row per input row: `domain` (null when the cell is not a domain), the input columns as `input:<column>`, then each dataset's fields. Fields are null when the domain is not indexed, when the company has no such record (status, history), or when the credits did not cover them (see X-Records-Withheld); an indexed company without redirects, vendors or subdomains has 0 and empty lists. Profile fields are unprefixed; other datasets' fields are unprefixed when only one dataset is requested, else prefixed `<dataset>:`."}
 	huma.Register(s.api, huma.Operation{
 		OperationID: "append",
 		Method:      http.MethodPost,

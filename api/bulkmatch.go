@@ -26,8 +26,23 @@ const kindBulkMatch = "bulkmatch"
 // Bulk match upload caps: the segment caps (spec: Limits).
 var bulkMatchLimits = segmentLimits
 
+// bulkMatchInput: the parameters may be query parameters or form fields
+// (the form field wins).
 type bulkMatchInput struct {
-	RawBody multipart.Form
+	NameColumn         string `query:"name_column" doc:"Header of the column with company names (required)"`
+	CountryColumn      string `query:"country_column"`
+	StateColumn        string `query:"state_column"`
+	CityColumn         string `query:"city_column"`
+	ZipCodeColumn      string `query:"zip_code_column"`
+	PhoneColumn        string `query:"phone_column"`
+	MinMatchConfidence string `query:"min_match_confidence" doc:"50-100, default 50"`
+	RawBody            multipart.Form
+}
+
+func (in *bulkMatchInput) query() map[string]string {
+	return map[string]string{"name_column": in.NameColumn, "country_column": in.CountryColumn, "state_column": in.StateColumn,
+		"city_column": in.CityColumn, "zip_code_column": in.ZipCodeColumn, "phone_column": in.PhoneColumn,
+		"min_match_confidence": in.MinMatchConfidence}
 }
 
 // bulkMatchTask is the persisted input: the upload's header and rows, the
@@ -78,7 +93,7 @@ func (s *Server) registerBulkMatch() {
 		if err != nil {
 			return nil, err
 		}
-		task, err := parseBulkMatch(&in.RawBody)
+		task, err := parseBulkMatch(&in.RawBody, in.query())
 		if err != nil {
 			return nil, err
 		}
@@ -86,12 +101,17 @@ func (s *Server) registerBulkMatch() {
 	})
 
 	s.registerTaskStatus("bulkmatch-status", "/v1/bulkmatch/status/{task_id}", "Companies", "Company name bulk match status",
-		"Status and progress; when completed, `results`: one row per input row with every input column as `input:<column>`, the matched company's profile fields and `match_confidence` (0-100). A row without a match at the threshold has `domain` and `match_confidence` null; a row that could not be searched has `match_error` `search_failed` (not billed; resubmit).", kindBulkMatch)
+		"Status and progress; when completed, `results`: one row per input row with every input column as `input:<column>`, the matched company's profile fields and `match_confidence` (0-100). A row without a match at the threshold has `domain` and `match_confidence` null; a row that could not be searched has `match_error` `search_failed` (not billed; resubmit); a matched row the period's credits did not cover has `domain` null and `match_error` `no_credits` (the task fails when none is covered).", kindBulkMatch)
 }
 
 // parseBulkMatch validates the form and reads the upload.
-func parseBulkMatch(form *multipart.Form) (bulkMatchTask, error) {
-	field := func(name string) string { return formValue(form, name) }
+func parseBulkMatch(form *multipart.Form, query map[string]string) (bulkMatchTask, error) {
+	field := func(name string) string {
+		if v := formValue(form, name); v != "" {
+			return v
+		}
+		return strings.TrimSpace(query[name])
+	}
 	task := bulkMatchTask{MinConfidence: 50}
 	if v := field("min_match_confidence"); v != "" {
 		n, err := strconv.Atoi(v)

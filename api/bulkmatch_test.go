@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	csvpkg "encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/ingest/demo"
@@ -28,7 +30,11 @@ type bulkMatchFixture struct {
 	g *demo.Generator
 }
 
-func newBulkMatchFixture(t *testing.T) bulkMatchFixture {
+func newBulkMatchFixture(t *testing.T) bulkMatchFixture { return newBulkMatchFixtureWith(t, nil) }
+
+// newBulkMatchFixtureWith serves a 400-company demo corpus with plans
+// (account.DefaultPlans when nil) to a Team organization.
+func newBulkMatchFixtureWith(t *testing.T, plans account.Plans) bulkMatchFixture {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -47,7 +53,7 @@ func newBulkMatchFixture(t *testing.T) bulkMatchFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop()})
+	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans})
 	if err := srv.StartJobs(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +231,13 @@ func TestBulkMatchValidation(t *testing.T) {
 			t.Errorf("%s %v: %d %v", tc.name, tc.fields, res.StatusCode, out["detail"])
 		}
 	}
+	// Parameters may be query parameters too.
+	if res, b := f.upload(t, "/v1/bulkmatch?name_column=name&min_match_confidence=90", nil, "a.csv", file); res.StatusCode != http.StatusAccepted {
+		t.Errorf("query parameters: %d %s", res.StatusCode, b)
+	}
+	if res, b := f.upload(t, "/v1/bulkmatch?name_column=name&min_match_confidence=10", nil, "a.csv", file); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("query parameter out of range: %d %s", res.StatusCode, b)
+	}
 	for _, inclusive := range []string{"50", "100"} {
 		if res, out := f.submit(t, f.key, map[string]string{"name_column": "name", "min_match_confidence": inclusive}, "a.csv", file); res.StatusCode != http.StatusAccepted {
 			t.Errorf("min_match_confidence %s: %d %v", inclusive, res.StatusCode, out)
@@ -232,5 +245,54 @@ func TestBulkMatchValidation(t *testing.T) {
 	}
 	if res, _ := f.submit(t, f.keyFor(t, "free", store.PlanNone), map[string]string{"name_column": "name"}, "a.csv", file); res.StatusCode != http.StatusForbidden && res.StatusCode != http.StatusPaymentRequired {
 		t.Errorf("free plan: %d", res.StatusCode)
+	}
+}
+
+// TestBulkMatchCredits: matched rows the credits do not cover carry
+// match_error no_credits and no profile; with no credits the task fails.
+func TestBulkMatchCredits(t *testing.T) {
+	plans := account.DefaultPlans()
+	plans[store.PlanTeam] = account.PlanConfig{PricePer1K: 20, Credits: 3, RateMultiplier: 1}
+	f := newBulkMatchFixtureWith(t, plans)
+	var file bytes.Buffer
+	w := csvpkg.NewWriter(&file)
+	w.Write([]string{"Company"})
+	for i := range 6 {
+		w.Write([]string{f.g.Company(i).Name})
+	}
+	w.Flush()
+	fields := map[string]string{"name_column": "Company", "min_match_confidence": "50"}
+	_, rows := f.results(t, fields, "a.csv", file.Bytes())
+	matched, refused := 0, 0
+	for i, r := range rows {
+		switch r["match_error"] {
+		case nil:
+			if r["domain"] != nil {
+				matched++
+			}
+		case "no_credits":
+			refused++
+			if r["domain"] != nil || r["name"] != nil || r["input:Company"] != f.g.Company(i).Name {
+				t.Errorf("uncovered row %d: %v", i, r)
+			}
+		default:
+			t.Errorf("row %d: %v", i, r["match_error"])
+		}
+	}
+	if matched != 3 || refused == 0 {
+		t.Errorf("%d rows matched and %d refused with 3 credits: %v", matched, refused, rows)
+	}
+	// The credits are spent: a new match fails with the reason.
+	res, out := f.submit(t, f.key, fields, "a.csv", []byte("Company\n\""+f.g.Company(10).Name+"\"\n"))
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("submit: %d %v", res.StatusCode, out)
+	}
+	var st TaskStatusBody
+	for deadline := time.Now().Add(30 * time.Second); st.Status != store.TaskFailed && time.Now().Before(deadline); {
+		time.Sleep(30 * time.Millisecond)
+		f.getJSON(t, "/v1/bulkmatch/status/"+out["task_id"].(string), &st)
+	}
+	if st.Status != store.TaskFailed || !strings.Contains(st.Error, "no credits left") {
+		t.Errorf("no credits: %+v", st)
 	}
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -34,6 +35,22 @@ func TestAppendDatasetFields(t *testing.T) {
 		}
 		return rows[0].c, nil
 	}
+	decodeXLSX := func(string) (record.Company, error) {
+		// 46297 is 2026-10-02 as an Excel date serial.
+		b := xlsxBytes(t, map[string][][]any{"Sheet1": {
+			{"domain", "status_code", "record_date", "redirect_sources", "redirect_count", "growth"},
+			{"acme.com", 301, 46297, "acme.net;getacme.com", 5, `{"through":"2026-Q3","scores":[400,410],"subdomains":[2,3]}`},
+		}})
+		src, err := NewXLSX(bytes.NewReader(b))
+		if err != nil {
+			return record.Company{}, err
+		}
+		rows, fatal := drain(t, src)
+		if fatal != nil || len(rows) != 1 || rows[0].reason != "" {
+			return record.Company{}, fmt.Errorf("rows %+v, fatal %v", rows, fatal)
+		}
+		return rows[0].c, nil
+	}
 	for _, tc := range []struct {
 		name   string
 		decode func(string) (record.Company, error)
@@ -44,6 +61,7 @@ func TestAppendDatasetFields(t *testing.T) {
 			"growth":{"through":"2026-Q3","scores":[400,"410"],"subdomains":[2,3]}}`},
 		{"JSON flat", decodeJSON, `{"domain":"acme.com","status_code":"301","status_reason":"Moved Permanently","record_date":"2026-10-02",
 			"redirect_sources":"acme.net;getacme.com","redirect_count":5,"growth":{"through":"2026-Q3","scores":"400|410","subdomains":[2,3]}}`},
+		{"XLSX with a date cell", decodeXLSX, ""},
 		{"CSV", decodeCSV, "domain,status_code,record_date,redirect_sources,redirect_count,growth\n" +
 			`acme.com,301,2026-10-02,acme.net; getacme.com,5,"{""through"":""2026-Q3"",""scores"":[400,410],""subdomains"":[2,3]}"` + "\n"},
 	} {

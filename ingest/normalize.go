@@ -39,7 +39,8 @@ const (
 // are cut to their UTC date), industry labels (the 53 of
 // record.Industries; spaces, dashes and "&" read as "_"), employees (a
 // bucket or a head count), revenue (a bucket or a USD amount), business
-// models and languages.
+// models and languages, and the append datasets' HTTP status (a code
+// 100-599 with a valid record date) and growth history.
 //
 // Contact details that fail validation are dropped and the record is kept:
 // a phone that is not a valid number (national numbers are read in the

@@ -65,7 +65,7 @@ func fillRow(fields []field, n int, value func(i int) string, row int, dates fun
 		if size += len(v); size > MaxRecordBytes {
 			return record.Company{}, &RowError{Row: row, Domain: c.Domain, Reason: errRecordTooLong}
 		}
-		if dates != nil && (f == fieldStartDate || f == fieldEndDate || f == fieldUpdateDate) {
+		if dates != nil && (f == fieldStartDate || f == fieldEndDate || f == fieldUpdateDate || f == fieldRecordDate) {
 			v = dates(v)
 		}
 		if err := setCell(&c, f, v); err != nil {

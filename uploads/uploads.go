@@ -111,7 +111,7 @@ func readCSV(data []byte) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: no header row (%v)", ErrFormat, err)
 	}
-	t := &Table{Header: trimAll(header)}
+	t := &Table{Header: uniqueHeader(trimAll(header))}
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -164,7 +164,7 @@ func readXLSX(data []byte) (*Table, error) {
 			if blank(cols) {
 				continue
 			}
-			t = &Table{Header: trimAll(cols)}
+			t = &Table{Header: uniqueHeader(trimAll(cols))}
 			continue
 		}
 		t.add(cols, line)
@@ -250,4 +250,23 @@ func DomainColumn(t *Table, named string) (int, error) {
 		return -1, fmt.Errorf("domain_column: no column looks like domains (columns: %s); name it with domain_column", strings.Join(t.Header, ", "))
 	}
 	return best, nil
+}
+
+// uniqueHeader names every column distinctly, since results carry the
+// input columns as "input:<header>" keys: an empty header becomes
+// "column_<n>" (1-based) and a repeated one gets "_2", "_3"... appended.
+func uniqueHeader(h []string) []string {
+	seen := make(map[string]bool, len(h))
+	for i, v := range h {
+		if v == "" {
+			v = fmt.Sprintf("column_%d", i+1)
+		}
+		base := v
+		for k := 2; seen[strings.ToLower(v)]; k++ {
+			v = fmt.Sprintf("%s_%d", base, k)
+		}
+		seen[strings.ToLower(v)] = true
+		h[i] = v
+	}
+	return h
 }

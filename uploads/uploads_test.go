@@ -39,6 +39,7 @@ func TestRead(t *testing.T) {
 		{"short rows padded", "a.csv", []byte("a,b,domain\n1\n2,3,x.com\n"), []string{"a", "b", "domain"}, 2, 2},
 		{"windows-1252", "a.csv", []byte("name,domain\nM\xfcller,mueller.de\n"), []string{"name", "domain"}, 1, 1},
 		{"xlsx", "list.xlsx", xlsx(t, [][]any{{"Name", "Domain"}, {"Acme", "acme.com"}, {"Beta", "beta.io"}}), []string{"Name", "Domain"}, 2, 1},
+		{"repeated and empty headers", "a.csv", []byte("name,Name,,domain,name\nA,B,C,a.com,D\n"), []string{"name", "Name_2", "column_3", "domain", "name_3"}, 1, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab, err := Read(tc.file, bytes.NewReader(tc.body), lim)
