@@ -4,3 +4,13 @@ import "syscall"
 
 // adviseHuge asks for transparent huge pages on b; failure only costs speed.
 func adviseHuge(b []byte) { _ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) }
+
+// madvPopulateWrite is MADV_POPULATE_WRITE (Linux 5.14), not in package
+// syscall.
+const madvPopulateWrite = 23
+
+// prefault faults b's pages in (huge pages where the kernel gives them),
+// so the goroutine that fills b does not take a page fault, and possibly a
+// compaction, on every first touch. Run it beside the writer: on older
+// kernels it fails and nothing changes.
+func prefault(b []byte) { _ = syscall.Madvise(b, madvPopulateWrite) }

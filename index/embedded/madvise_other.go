@@ -3,3 +3,5 @@
 package embedded
 
 func adviseHuge([]byte) {}
+
+func prefault([]byte) {}
