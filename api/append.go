@@ -11,7 +11,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/query/datasets"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/uploads"
@@ -124,7 +123,7 @@ func (s *Server) billAppend(ctx context.Context, p store.Principal, t *datasets.
 		if n == datasets.Bizdata {
 			for i, l := range t.Lines {
 				if l.Company != nil {
-					charges = append(charges, account.Companies([]string{l.Domain})...)
+					charges = append(charges, store.Charge{Kind: store.KindCompany, Key: l.Domain})
 					owners = append(owners, owner{i, n})
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -24,16 +25,45 @@ import (
 // upload posts a multipart form with the fixture's key.
 func (f fixture) upload(t *testing.T, target string, fields map[string]string, name string, file []byte) (*http.Response, []byte) {
 	t.Helper()
+	return f.uploadWith(t, f.key, target, fields, name, file)
+}
+
+// uploadWith posts a multipart form with key.
+func (f fixture) uploadWith(t *testing.T, key, target string, fields map[string]string, name string, file []byte) (*http.Response, []byte) {
+	t.Helper()
 	body, ct := multipartBody(t, fields, name, file)
 	req := httptest.NewRequest(http.MethodPost, target, body)
 	req.Header.Set("Content-Type", ct)
-	req.Header.Set("X-API-Key", f.key)
+	req.Header.Set("X-API-Key", key)
 	res, err := f.srv.App().Test(req, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(res.Body)
 	return res, b
+}
+
+// uploadJSON is uploadWith with the answer decoded as a JSON object.
+func (f fixture) uploadJSON(t *testing.T, key, target string, fields map[string]string, name string, file []byte) (*http.Response, map[string]any) {
+	t.Helper()
+	res, b := f.uploadWith(t, key, target, fields, name, file)
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	return res, out
+}
+
+// waitTask polls a task status path until the task leaves in_progress or
+// the deadline passes, and returns the last status.
+func (f fixture) waitTask(t *testing.T, statusPath string, within time.Duration) TaskStatusBody {
+	t.Helper()
+	var st TaskStatusBody
+	for deadline := time.Now().Add(within); ; {
+		f.getJSON(t, statusPath, &st)
+		if st.Status != store.TaskInProgress || time.Now().After(deadline) {
+			return st
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
 }
 
 // appendFixture is the standard fixture plus big.com, whose lists exceed

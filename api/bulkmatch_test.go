@@ -6,9 +6,7 @@ import (
 	csvpkg "encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,18 +63,7 @@ func newBulkMatchFixtureWith(t *testing.T, plans account.Plans) bulkMatchFixture
 
 func (f bulkMatchFixture) submit(t *testing.T, key string, fields map[string]string, name string, file []byte) (*http.Response, map[string]any) {
 	t.Helper()
-	body, ct := multipartBody(t, fields, name, file)
-	req := httptest.NewRequest(http.MethodPost, "/v1/bulkmatch", body)
-	req.Header.Set("Content-Type", ct)
-	req.Header.Set("X-API-Key", key)
-	res, err := f.srv.App().Test(req, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]any
-	b, _ := io.ReadAll(res.Body)
-	json.Unmarshal(b, &out)
-	return res, out
+	return f.uploadJSON(t, key, "/v1/bulkmatch", fields, name, file)
 }
 
 // results submits and waits for the task's rows.
@@ -87,14 +74,7 @@ func (f bulkMatchFixture) results(t *testing.T, fields map[string]string, name s
 		t.Fatalf("submit: %d %v", res.StatusCode, out)
 	}
 	id := out["task_id"].(string)
-	var st TaskStatusBody
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		f.getJSON(t, "/v1/bulkmatch/status/"+id, &st)
-		if st.Status != store.TaskInProgress || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
+	st := f.waitTask(t, "/v1/bulkmatch/status/"+id, 30*time.Second)
 	if st.Status != store.TaskCompleted {
 		t.Fatalf("task %+v", st)
 	}
@@ -287,11 +267,7 @@ func TestBulkMatchCredits(t *testing.T) {
 	if res.StatusCode != http.StatusAccepted {
 		t.Fatalf("submit: %d %v", res.StatusCode, out)
 	}
-	var st TaskStatusBody
-	for deadline := time.Now().Add(30 * time.Second); st.Status != store.TaskFailed && time.Now().Before(deadline); {
-		time.Sleep(30 * time.Millisecond)
-		f.getJSON(t, "/v1/bulkmatch/status/"+out["task_id"].(string), &st)
-	}
+	st := f.waitTask(t, "/v1/bulkmatch/status/"+out["task_id"].(string), 30*time.Second)
 	if st.Status != store.TaskFailed || !strings.Contains(st.Error, "no credits left") {
 		t.Errorf("no credits: %+v", st)
 	}

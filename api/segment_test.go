@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,18 +59,7 @@ func TestSegmentEndpoint(t *testing.T) {
 	f.key = f.keyFor(t, "acme", store.PlanTeam)
 
 	send := func(fields map[string]string, name string, file []byte) (*http.Response, map[string]any) {
-		body, ct := multipartBody(t, fields, name, file)
-		req := httptest.NewRequest(http.MethodPost, "/v1/segment", body)
-		req.Header.Set("Content-Type", ct)
-		req.Header.Set("X-API-Key", f.key)
-		res, err := srv.App().Test(req, -1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out map[string]any
-		b, _ := io.ReadAll(res.Body)
-		json.Unmarshal(b, &out)
-		return res, out
+		return f.uploadJSON(t, f.key, "/v1/segment", fields, name, file)
 	}
 	var csv strings.Builder
 	csv.WriteString("\ufeffCompany;Website\n")
@@ -85,14 +72,7 @@ func TestSegmentEndpoint(t *testing.T) {
 		t.Fatalf("submit: %d %v", res.StatusCode, out)
 	}
 	id := out["task_id"].(string)
-	var st1 TaskStatusBody
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		f.getJSON(t, "/v1/segment/status/"+id, &st1)
-		if st1.Status != store.TaskInProgress || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
+	st1 := f.waitTask(t, "/v1/segment/status/"+id, 20*time.Second)
 	if st1.Status != store.TaskCompleted {
 		t.Fatalf("task %+v", st1)
 	}
