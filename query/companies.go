@@ -230,21 +230,18 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	if q == nil {
 		return pl, nil
 	}
-	if len(neg) > 0 {
-		q = normalize(axpy(q, -negativeWeight, mean(neg)))
-	}
-	if d.Consensus > 1 {
+	q, err = steer(q, neg, d.Consensus, func(q []float32) ([][]float32, error) {
 		res, err := s.Engine.SearchCompanies(ctx, index.Search{Filter: pl.filter, Vector: q, MinSimilarity: -2, Limit: d.Consensus, WithVectors: true})
-		if err != nil {
-			return nil, fmt.Errorf("consensus: %w", err)
-		}
 		var top [][]float32
 		for _, h := range res.Hits {
 			top = append(top, h.Vector)
 		}
-		if len(top) > 0 {
-			q = combine(q, mean(top))
-		}
+		return top, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if d.Consensus > 1 {
 		a.Consensus = d.Consensus
 	}
 	pl.vector = q
@@ -586,6 +583,25 @@ func topKeys(m map[string]float64, n int) []string {
 }
 
 // mean is the normalized mean of unit vectors; nil for none.
+// steer moves query vector q away from the negatives (Rocchio) and, with
+// consensus > 1, toward the mean of the vectors top returns for it (its
+// best matches).
+func steer(q []float32, neg [][]float32, consensus int, top func(q []float32) ([][]float32, error)) ([]float32, error) {
+	if len(neg) > 0 {
+		q = normalize(axpy(q, -negativeWeight, mean(neg)))
+	}
+	if consensus > 1 {
+		vs, err := top(q)
+		if err != nil {
+			return nil, fmt.Errorf("consensus: %w", err)
+		}
+		if len(vs) > 0 {
+			q = combine(q, mean(vs))
+		}
+	}
+	return q, nil
+}
+
 func mean(vs [][]float32) []float32 {
 	if len(vs) == 0 {
 		return nil

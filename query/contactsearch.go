@@ -224,21 +224,16 @@ func (s *ContactService) plan(ctx context.Context, d *ContactDiscover) (*contact
 	if q == nil {
 		return pl, nil
 	}
-	if len(neg) > 0 {
-		q = normalize(axpy(q, -negativeWeight, mean(neg)))
-	}
-	if d.Consensus > 1 {
+	q, err := steer(q, neg, d.Consensus, func(q []float32) ([][]float32, error) {
 		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{Filter: pl.filter, Vector: q, MinSimilarity: -2, Limit: d.Consensus, WithVectors: true})
-		if err != nil {
-			return nil, fmt.Errorf("consensus: %w", err)
-		}
 		var top [][]float32
 		for _, h := range res.Hits {
 			top = append(top, h.Vector)
 		}
-		if len(top) > 0 {
-			q = combine(q, mean(top))
-		}
+		return top, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	pl.vector = q
 	return pl, nil
