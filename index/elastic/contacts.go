@@ -119,19 +119,7 @@ func personaKeys(ids []int64) []string {
 // GetContacts implements index.ContactEngine (real-time _mget, input
 // order, missing ids skipped).
 func (e *Engine) GetContacts(ctx context.Context, ids []int64) ([]record.Contact, error) {
-	out := make([]record.Contact, 0, len(ids))
-	err := e.mget(ctx, e.contactsAlias, personaKeys(ids), nil, []string{vectorField}, func(id string, src json.RawMessage) error {
-		var c record.Contact
-		if err := json.Unmarshal(src, &c); err != nil {
-			return fmt.Errorf("elasticsearch: decode contact %s: %w", id, err)
-		}
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return getDocs[record.Contact](ctx, e, e.contactsAlias, personaKeys(ids), "contact")
 }
 
 // ContactVectors implements index.ContactEngine; vectors are read from

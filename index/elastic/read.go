@@ -67,13 +67,19 @@ func (e *Engine) mget(ctx context.Context, index string, ids []string, includes,
 
 // GetCompanies implements index.Engine.
 func (e *Engine) GetCompanies(ctx context.Context, domains []string) ([]record.Company, error) {
-	out := make([]record.Company, 0, len(domains))
-	err := e.mget(ctx, e.alias, domains, nil, []string{vectorField}, func(id string, src json.RawMessage) error {
-		var c record.Company
-		if err := json.Unmarshal(src, &c); err != nil {
-			return fmt.Errorf("elasticsearch: decode company %s: %w", id, err)
+	return getDocs[record.Company](ctx, e, e.alias, domains, "company")
+}
+
+// getDocs reads the documents of keys from alias in real time (_mget),
+// without their vectors, in input order, skipping missing ones.
+func getDocs[T any](ctx context.Context, e *Engine, alias string, keys []string, kind string) ([]T, error) {
+	out := make([]T, 0, len(keys))
+	err := e.mget(ctx, alias, keys, nil, []string{vectorField}, func(id string, src json.RawMessage) error {
+		var v T
+		if err := json.Unmarshal(src, &v); err != nil {
+			return fmt.Errorf("elasticsearch: decode %s %s: %w", kind, id, err)
 		}
-		out = append(out, c)
+		out = append(out, v)
 		return nil
 	})
 	if err != nil {
