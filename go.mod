@@ -14,6 +14,7 @@ require (
 	github.com/pariz/gountries v0.1.6
 	github.com/rs/zerolog v1.35.1
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/x448/float16 v0.8.4
 	github.com/xuri/excelize/v2 v2.10.1
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.43.0

@@ -382,6 +382,12 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 			paths = nil
 		}
 	}()
+	opts := b.final
+	if prefix == prefixEntry {
+		// Entries are mostly binary16 vectors, which block compression
+		// cannot shrink: compressing them only costs time.
+		opts.Compression = sstable.NoCompression
+	}
 	key := make([]byte, 0, 256)
 	for len(cur) > 0 {
 		// The smallest domain among the cursors; on a tie the newest run
@@ -410,7 +416,7 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 				return paths, err
 			}
 			paths = append(paths, path)
-			w = sstable.NewWriter(objstorageprovider.NewFileWritable(f), b.final)
+			w = sstable.NewWriter(objstorageprovider.NewFileWritable(f), opts)
 		}
 		key = append(append(key[:0], prefix...), d...)
 		if err := w.Set(key, v); err != nil {

@@ -62,7 +62,12 @@ func init() {
 	}
 }
 
-const codecVersion = 1
+// codecVersion 2 stores the vector as binary16 (see half.go); version 1
+// entries (float32 vectors) are still read.
+const (
+	codecVersion   = 2
+	codecFloat32V1 = 1
+)
 
 // domainSlot is the terms slot of the domain, which has no postings.
 var domainSlot = func() int {
@@ -141,7 +146,7 @@ func (e *entry) marshal(dst []byte) []byte {
 	dst = append(dst, codecVersion)
 	dst = binary.AppendUvarint(dst, uint64(len(e.vector)))
 	for _, x := range e.vector {
-		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(x))
+		dst = binary.LittleEndian.AppendUint16(dst, halfBits(x))
 	}
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))
@@ -177,8 +182,12 @@ func (in interner) get(b []byte) string {
 // decode is unmarshal reusing e's slices; with an interner, term strings
 // (except the unique domain) are shared.
 func (e *entry) decode(b []byte, in interner) error {
-	if len(b) == 0 || b[0] != codecVersion {
+	if len(b) == 0 || (b[0] != codecVersion && b[0] != codecFloat32V1) {
 		return fmt.Errorf("%w: unknown codec version", errCorrupt)
+	}
+	width := uint64(2)
+	if b[0] == codecFloat32V1 {
+		width = 4
 	}
 	b = b[1:]
 	next := func() (uint64, bool) {
@@ -190,7 +199,7 @@ func (e *entry) decode(b []byte, in interner) error {
 		return v, true
 	}
 	dim, ok := next()
-	if !ok || uint64(len(b)) < dim*4 {
+	if !ok || dim > uint64(len(b))/width {
 		return fmt.Errorf("%w: vector", errCorrupt)
 	}
 	if uint64(cap(e.vector)) >= dim {
@@ -198,10 +207,17 @@ func (e *entry) decode(b []byte, in interner) error {
 	} else {
 		e.vector = make([]float32, dim)
 	}
-	for i := range e.vector {
-		e.vector[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+	if width == 2 {
+		half := halfValues
+		for i := range e.vector {
+			e.vector[i] = half[binary.LittleEndian.Uint16(b[i*2:])]
+		}
+	} else {
+		for i := range e.vector {
+			e.vector[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+		}
 	}
-	b = b[dim*4:]
+	b = b[dim*width:]
 	score, n := binary.Varint(b)
 	if n <= 0 {
 		return fmt.Errorf("%w: score", errCorrupt)

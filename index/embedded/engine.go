@@ -400,8 +400,9 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) {
 	e.domains[id] = domain
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
-	copy(e.vectorOf(id), en.vector)
-	sketch(en.vector, e.signOf(id))
+	v := e.vectorOf(id)
+	roundHalf(v, en.vector)
+	sketch(v, e.signOf(id))
 	for slot, vals := range en.terms {
 		if slot == domainSlot {
 			continue // ids answers domain terms; a bitmap per domain would waste memory
