@@ -24,6 +24,9 @@ var profile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.StrictDomainNa
 // scheme, path, port or user info; an e-mail address yields its domain.
 func Host(raw string) (string, error) {
 	s := strings.TrimSpace(raw)
+	if h, ok := plainHost(s); ok {
+		return strings.TrimPrefix(h, "www."), nil
+	}
 	if s == "" {
 		return "", fmt.Errorf("%w: empty", ErrInvalid)
 	}
@@ -80,6 +83,52 @@ func Host(raw string) (string, error) {
 	return strings.TrimPrefix(ascii, "www."), nil
 }
 
+// plainHost returns s lower-cased, without a trailing dot, when s is
+// already a bare host name in letters, digits, hyphens and dots that the
+// general path of Host would accept: that is most values, and the general
+// path's URL parsing, IP parsing and IDNA mapping cost far more than this
+// check. It takes two labels or more, each 1-63 characters that neither
+// start nor end with a hyphen nor have hyphens in the 3rd and 4th places
+// (the IDNA profile refuses those, or decodes them: "xn--"); a letter
+// somewhere rules out an IP address. ok is false for anything else, which
+// the general path then reads and reports.
+func plainHost(s string) (host string, ok bool) {
+	s = strings.TrimSuffix(s, ".")
+	if len(s) > 253 {
+		return "", false
+	}
+	if strings.IndexByte(s, '.') < 0 {
+		return "", false
+	}
+	letter, upper, start := false, false, 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			label := s[start:i]
+			if n := len(label); n == 0 || n > 63 || label[0] == '-' || label[n-1] == '-' || n >= 4 && label[2] == '-' && label[3] == '-' {
+				return "", false
+			}
+			start = i + 1
+			continue
+		}
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= 'A' && c <= 'Z':
+			letter, upper = true, true
+		case c >= '0' && c <= '9' || c == '-':
+		default:
+			return "", false
+		}
+	}
+	if !letter {
+		return "", false
+	}
+	if upper {
+		s = strings.ToLower(s)
+	}
+	return s, true
+}
+
 // Normalize returns the registrable root domain of raw ("eTLD+1" by the
 // public suffix list): "http://www.shop.example.co.uk:8080/x" gives
 // "example.co.uk". Private suffixes count as suffixes, so
@@ -96,9 +145,11 @@ func Normalize(raw string) (string, error) {
 		// one (e.g. "example.local", "foo.invalidtld").
 		return "", fmt.Errorf("%w %q: unknown top-level domain %q", ErrInvalid, raw, suffix)
 	}
-	root, err := publicsuffix.EffectiveTLDPlusOne(host)
-	if err != nil {
+	// publicsuffix.EffectiveTLDPlusOne, without looking the suffix up a
+	// second time.
+	i := len(host) - len(suffix) - 1
+	if i < 0 || host[i] != '.' || strings.HasPrefix(host, ".") || strings.HasSuffix(host, ".") || strings.Contains(host, "..") {
 		return "", fmt.Errorf("%w %q: %q is a public suffix, not a company domain", ErrInvalid, raw, host)
 	}
-	return root, nil
+	return host[1+strings.LastIndexByte(host[:i], '.'):], nil
 }
