@@ -11,9 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble"
-	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/sstable"
-	"github.com/cockroachdb/pebble/vfs"
 )
 
 // A bulk load into an empty index bypasses the memtable: upserts collect in
@@ -411,12 +409,12 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 		}
 		if w == nil {
 			path := filepath.Join(b.dir, fmt.Sprintf("load-%06d-%s%d-%03d.sst", seq, prefix[:1], part, len(paths)))
-			f, err := vfs.Default.Create(path)
+			f, err := createSSTable(path)
 			if err != nil {
 				return paths, err
 			}
 			paths = append(paths, path)
-			w = sstable.NewWriter(objstorageprovider.NewFileWritable(f), opts)
+			w = sstable.NewWriter(f, opts)
 		}
 		key = append(append(key[:0], prefix...), d...)
 		if err := w.Set(key, v); err != nil {
@@ -461,12 +459,12 @@ func (b *bulkLoader) ingest(r *run, domains []string, seq int) (err error) {
 				continue
 			}
 			path := filepath.Join(b.dir, fmt.Sprintf("run-%06d-%s%d.sst", seq, prefix[:1], part))
-			f, err := vfs.Default.Create(path)
+			f, err := createSSTable(path)
 			if err != nil {
 				return fmt.Errorf("write run: %w", err)
 			}
 			paths = append(paths, path)
-			w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), b.wopts)
+			w := sstable.NewWriter(f, b.wopts)
 			for _, d := range ds {
 				rec := r.index[d]
 				key = append(append(key[:0], prefix...), d...)
