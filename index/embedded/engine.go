@@ -627,11 +627,23 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 
 	var failed []index.DocError
 	type pending struct {
-		domain     string
-		en, old    entry
-		hadOld     bool
-		x, profile []byte
+		domain           string
+		en, old          entry
+		hadOld           bool
+		x, profile       []byte
+		xEnd, profileEnd int // offsets into buf while it grows
 	}
+	// Every value of the call is encoded into one pooled buffer: the
+	// writes below copy them, and a buffer per value was a few gigabytes
+	// of garbage in a large load.
+	bufp := upsertBufs.Get().(*[]byte)
+	buf := (*bufp)[:0]
+	defer func() {
+		if cap(buf) <= maxPooledUpsertBuf {
+			*bufp = buf[:0]
+			upsertBufs.Put(bufp)
+		}
+	}()
 	// Later duplicates of a domain in one call win.
 	last := make(map[string]int, len(docs))
 	for i := range docs {
@@ -652,17 +664,25 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 			failed = append(failed, index.DocError{Domain: c.Domain, Reason: fmt.Sprintf("%v: vector has %d dimensions, index has %d", index.ErrVectorMismatch, len(d.Vector), dim)})
 			continue
 		}
-		profile, err := marshalProfile(make([]byte, 0, 1024+len(c.Description)+len(c.SiteText)), c)
-		if err != nil {
+		start := len(buf)
+		var err error
+		if buf, err = marshalProfile(buf, c); err != nil {
+			buf = buf[:start]
 			failed = append(failed, index.DocError{Domain: c.Domain, Reason: "encode profile: " + err.Error()})
 			continue
 		}
-		p := pending{domain: c.Domain, en: newEntry(c, d.Vector), profile: profile}
-		p.x = p.en.marshal(nil)
+		p := pending{domain: c.Domain, en: newEntry(c, d.Vector), profileEnd: len(buf)}
+		buf = p.en.marshal(buf)
+		p.xEnd = len(buf)
 		work = append(work, p)
 	}
 	if len(work) == 0 {
 		return failed, nil
+	}
+	for i, start := 0, 0; i < len(work); i++ {
+		p := &work[i]
+		p.profile, p.x = buf[start:p.profileEnd], buf[p.profileEnd:p.xEnd]
+		start = p.xEnd
 	}
 
 	e.writeMu.Lock()
@@ -735,6 +755,13 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	}
 	return failed, nil
 }
+
+// upsertBufs holds the encoding buffers of UpsertCompanies; one larger
+// than maxPooledUpsertBuf (a call with huge profiles) is left to the
+// collector.
+var upsertBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledUpsertBuf = 64 << 20
 
 // stored returns the stored value of a domain's entry or profile (by key
 // prefix): from the buffers of a bulk load, else from the store. The value
