@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -82,10 +82,24 @@ type bulkLoader struct {
 	seq    int
 }
 
-// heldRun is a run whose domains are sorted.
+// heldRun is a run whose records are sorted by domain.
 type heldRun struct {
-	r       *run
-	domains []string
+	r    *run
+	recs []keyedRec
+}
+
+// keyedRec is a run record with its domain: the sorted runs are merged
+// and written without a map lookup per key.
+type keyedRec struct {
+	domain string
+	runRec
+}
+
+// searchRecs returns the index of the first record whose domain is at
+// least d.
+func searchRecs(recs []keyedRec, d string) int {
+	i, _ := slices.BinarySearchFunc(recs, d, func(r keyedRec, d string) int { return strings.Compare(r.domain, d) })
+	return i
 }
 
 // run is a buffer of upserts: keys and values in one arena.
@@ -191,14 +205,14 @@ func (b *bulkLoader) rotate() error {
 		return nil
 	}
 	r := b.cur
-	domains := make([]string, 0, len(r.index))
-	for d := range r.index {
-		domains = append(domains, d)
+	recs := make([]keyedRec, 0, len(r.index))
+	for d, rec := range r.index {
+		recs = append(recs, keyedRec{d, rec})
 	}
-	slices.Sort(domains)
+	slices.SortFunc(recs, func(a, b keyedRec) int { return strings.Compare(a.domain, b.domain) })
 	if b.bounds == nil {
-		for i := 1; i < runPartitions && len(domains) >= 16*runPartitions; i++ {
-			b.bounds = append(b.bounds, domains[i*len(domains)/runPartitions]+"\x00")
+		for i := 1; i < runPartitions && len(recs) >= 16*runPartitions; i++ {
+			b.bounds = append(b.bounds, recs[i*len(recs)/runPartitions].domain+"\x00")
 		}
 		b.bounds = slices.Compact(b.bounds)
 		if b.bounds == nil {
@@ -207,7 +221,7 @@ func (b *bulkLoader) rotate() error {
 	}
 	if !b.spilled && b.heldBytes+int64(len(r.arena)) <= holdBytes {
 		b.mu.Lock()
-		b.held = append(b.held, heldRun{r, domains})
+		b.held = append(b.held, heldRun{r, recs})
 		b.cur = newRun()
 		b.mu.Unlock()
 		b.heldBytes += int64(len(r.arena))
@@ -220,7 +234,7 @@ func (b *bulkLoader) rotate() error {
 		for len(b.held) > 0 {
 			h := b.held[0]
 			b.seq++
-			if err := b.ingest(h.r, h.domains, b.seq); err != nil {
+			if err := b.ingest(h.r, h.recs, b.seq); err != nil {
 				return err
 			}
 			b.mu.Lock()
@@ -242,7 +256,7 @@ func (b *bulkLoader) rotate() error {
 	b.seq++
 	seq := b.seq
 	go func() {
-		err := b.ingest(r, domains, seq)
+		err := b.ingest(r, recs, seq)
 		b.mu.Lock()
 		b.inflight = nil
 		if err != nil && b.err == nil {
@@ -344,20 +358,20 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 	if part < len(b.bounds) {
 		hi = b.bounds[part]
 	}
-	// One cursor per held run over its domains in [lo, hi).
+	// One cursor per held run over its records in [lo, hi).
 	type cursor struct {
-		r       *run
-		domains []string
+		r    *run
+		recs []keyedRec
 	}
 	cur := make([]cursor, 0, len(b.held))
 	for _, h := range b.held {
-		from := sort.SearchStrings(h.domains, lo)
-		to := len(h.domains)
+		from := searchRecs(h.recs, lo)
+		to := len(h.recs)
 		if hi != "" {
-			to = sort.SearchStrings(h.domains, hi)
+			to = searchRecs(h.recs, hi)
 		}
 		if from < to {
-			cur = append(cur, cursor{h.r, h.domains[from:to]})
+			cur = append(cur, cursor{h.r, h.recs[from:to]})
 		}
 	}
 	var w *sstable.Writer
@@ -392,12 +406,11 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 		// (the last cursor holding it) wins and the others skip it.
 		min := 0
 		for i := 1; i < len(cur); i++ {
-			if cur[i].domains[0] <= cur[min].domains[0] {
+			if cur[i].recs[0].domain <= cur[min].recs[0].domain {
 				min = i
 			}
 		}
-		d := cur[min].domains[0]
-		rec := cur[min].r.index[d]
+		d, rec := cur[min].recs[0].domain, cur[min].recs[0].runRec
 		v := cur[min].r.arena[rec.x:rec.xEnd]
 		if prefix == prefixProfile {
 			v = cur[min].r.arena[rec.p:rec.pEnd]
@@ -421,9 +434,9 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 			return paths, err
 		}
 		for i := 0; i < len(cur); {
-			if cur[i].domains[0] == d {
-				cur[i].domains = cur[i].domains[1:]
-				if len(cur[i].domains) == 0 {
+			if cur[i].recs[0].domain == d {
+				cur[i].recs = cur[i].recs[1:]
+				if len(cur[i].recs) == 0 {
 					cur = slices.Delete(cur, i, i+1)
 					continue
 				}
@@ -434,9 +447,9 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 	return paths, nil
 }
 
-// ingest writes run r (whose domains are sorted) as one sstable per
+// ingest writes run r (recs: its records, sorted) as one sstable per
 // partition and prefix and ingests them in one step.
-func (b *bulkLoader) ingest(r *run, domains []string, seq int) (err error) {
+func (b *bulkLoader) ingest(r *run, recs []keyedRec, seq int) (err error) {
 	var paths []string
 	defer func() {
 		if err != nil {
@@ -448,14 +461,14 @@ func (b *bulkLoader) ingest(r *run, domains []string, seq int) (err error) {
 	cuts := make([]int, 0, len(b.bounds)+2)
 	cuts = append(cuts, 0)
 	for _, bd := range b.bounds {
-		cuts = append(cuts, sort.SearchStrings(domains, bd))
+		cuts = append(cuts, searchRecs(recs, bd))
 	}
-	cuts = append(cuts, len(domains))
+	cuts = append(cuts, len(recs))
 	key := make([]byte, 0, 256)
 	for _, prefix := range []string{prefixProfile, prefixEntry} {
 		for part := 0; part+1 < len(cuts); part++ {
-			ds := domains[cuts[part]:cuts[part+1]]
-			if len(ds) == 0 {
+			rs := recs[cuts[part]:cuts[part+1]]
+			if len(rs) == 0 {
 				continue
 			}
 			path := filepath.Join(b.dir, fmt.Sprintf("run-%06d-%s%d.sst", seq, prefix[:1], part))
@@ -465,9 +478,8 @@ func (b *bulkLoader) ingest(r *run, domains []string, seq int) (err error) {
 			}
 			paths = append(paths, path)
 			w := sstable.NewWriter(f, b.wopts)
-			for _, d := range ds {
-				rec := r.index[d]
-				key = append(append(key[:0], prefix...), d...)
+			for _, rec := range rs {
+				key = append(append(key[:0], prefix...), rec.domain...)
 				v := r.arena[rec.x:rec.xEnd]
 				if prefix == prefixProfile {
 					v = r.arena[rec.p:rec.pEnd]
