@@ -78,10 +78,41 @@ func benchLines(b *testing.B) [][]byte {
 	return bytes.SplitAfter(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 }
 
+// benchFileLines reads the JSON lines file PROSPECT_INGEST_BENCH_FILE
+// names, so that decoding and normalization can be measured on real
+// records too (the synthetic ones differ in shape and length); it skips
+// when the variable is unset.
+func benchFileLines(b *testing.B) [][]byte {
+	path := os.Getenv("PROSPECT_INGEST_BENCH_FILE")
+	if path == "" {
+		b.Skip("PROSPECT_INGEST_BENCH_FILE is not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
 // BenchmarkDecodeJSON compares the JSON lines decoder with encoding/json
 // decoding the same lines into record.Company.
 func BenchmarkDecodeJSON(b *testing.B) {
-	lines := benchLines(b)
+	benchDecodeJSON(b, benchLines(b))
+}
+
+// BenchmarkDecodeJSONFile is BenchmarkDecodeJSON on the lines of
+// PROSPECT_INGEST_BENCH_FILE.
+func BenchmarkDecodeJSONFile(b *testing.B) {
+	benchDecodeJSON(b, benchFileLines(b))
+}
+
+func benchDecodeJSON(b *testing.B, lines [][]byte) {
 	b.Run("ingest", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
@@ -107,7 +138,16 @@ func BenchmarkDecodeJSON(b *testing.B) {
 }
 
 func BenchmarkNormalize(b *testing.B) {
-	lines := benchLines(b)
+	benchNormalize(b, benchLines(b))
+}
+
+// BenchmarkNormalizeFile is BenchmarkNormalize on the lines of
+// PROSPECT_INGEST_BENCH_FILE.
+func BenchmarkNormalizeFile(b *testing.B) {
+	benchNormalize(b, benchFileLines(b))
+}
+
+func benchNormalize(b *testing.B, lines [][]byte) {
 	companies := make([]record.Company, len(lines))
 	for i, l := range lines {
 		if err := decodeJSONCompany(l, &companies[i]); err != nil {

@@ -1,8 +1,12 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -37,11 +41,21 @@ type jsonDecoder struct {
 	b   []byte
 	i   int
 	buf []byte // unescaping scratch
+
+	// Scratch for list elements and score entries, so that each list or
+	// map is allocated once at its final size rather than grown.
+	strs []string
+	nums []float64
 }
+
+// jsonDecoders keeps decoders with their scratch between lines.
+var jsonDecoders = sync.Pool{New: func() any { return new(jsonDecoder) }}
 
 // decodeJSONCompany decodes one JSON object into c.
 func decodeJSONCompany(b []byte, c *record.Company) error {
-	d := jsonDecoder{b: b}
+	d := jsonDecoders.Get().(*jsonDecoder)
+	d.b, d.i = b, 0
+	defer d.release()
 	d.ws()
 	if d.peek() != '{' {
 		return d.syntax("a record must be a JSON object")
@@ -54,6 +68,20 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 		return d.syntax("unexpected data after the object")
 	}
 	return nil
+}
+
+// release returns d to jsonDecoders, without the line or the strings of
+// its record, and without scratch grown large by an unusual line.
+func (d *jsonDecoder) release() {
+	d.b = nil
+	clear(d.strs[:cap(d.strs)])
+	if cap(d.buf) > 1<<16 {
+		d.buf = nil
+	}
+	if cap(d.strs) > 1<<10 {
+		d.strs, d.nums = nil, nil
+	}
+	jsonDecoders.Put(d)
 }
 
 func (d *jsonDecoder) syntax(msg string) error { return &jsonSyntaxError{off: d.i, msg: msg} }
@@ -95,7 +123,7 @@ func (d *jsonDecoder) object(c *record.Company, inAddress bool) error {
 		if err != nil {
 			return err
 		}
-		f, ok := fieldNames[string(raw)] // no allocation for the common exact names
+		f, ok := knownField(raw) // no allocation for the common exact names
 		if !ok {
 			key := string(raw)
 			if !plain {
@@ -267,6 +295,27 @@ func (d *jsonDecoder) optionalText(name string, dst **string) error {
 }
 
 func (d *jsonDecoder) number(name string, dst *float64) error {
+	return d.memberNumber(name, "", dst)
+}
+
+// memberNumber is number for member key of name ("" for name itself),
+// named "name.key" in errors; most numbers are read without a string.
+func (d *jsonDecoder) memberNumber(name, key string, dst *float64) error {
+	if c := d.peek(); c == '-' || (c >= '0' && c <= '9') {
+		start := d.i
+		num, err := d.scanNumber()
+		if err != nil {
+			return err
+		}
+		if f, ok := plainFloat(num); ok {
+			*dst = f
+			return nil
+		}
+		d.i = start
+	}
+	if key != "" {
+		name += "." + key
+	}
 	s, ok, err := d.scalar(name)
 	if err != nil || !ok {
 		return err
@@ -277,6 +326,45 @@ func (d *jsonDecoder) number(name string, dst *float64) error {
 	}
 	*dst = f
 	return nil
+}
+
+// pow10 are the powers of ten that float64 holds exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// plainFloat is strconv.ParseFloat for a JSON number without an exponent
+// and with at most 15 digits ("0.87", "-12", "300"); ok is false for any
+// other. Such a number is an integer below 2^53 divided by an exact power
+// of ten, and one IEEE division rounds that correctly, as ParseFloat does
+// (its own fast path).
+func plainFloat(num []byte) (f float64, ok bool) {
+	neg := len(num) > 0 && num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	var mant uint64
+	digits, point := 0, -1
+	for i, c := range num {
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+		case c == '.' && point < 0:
+			point = i
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits >= len(pow10) {
+		return 0, false
+	}
+	f = float64(mant)
+	if point >= 0 {
+		f /= pow10[len(num)-point-1]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 func (d *jsonDecoder) score(dst *int) error {
@@ -486,7 +574,7 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 		return d.typeError(name, "an array of strings")
 	}
 	d.i++
-	var out []string
+	out := d.strs[:0]
 	d.ws()
 	if d.peek() == ']' {
 		d.i++
@@ -511,7 +599,11 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 			d.i++
 		case ']':
 			d.i++
-			*dst = out
+			*dst = nil
+			if len(out) > 0 {
+				*dst = append([]string(nil), out...)
+			}
+			d.strs = out[:0]
 			return nil
 		default:
 			return d.syntax("want ',' or ']' after an array element")
@@ -533,20 +625,25 @@ func (d *jsonDecoder) scores(name string, dst *map[string]float64) error {
 	default:
 		return d.typeError(name, want)
 	}
-	m := make(map[string]float64)
+	keys, vals := d.strs[:0], d.nums[:0]
 	err := d.entries(name, want, func(key string) error {
 		var v float64
 		if c := d.peek(); c == '"' || c == 'n' || c == '-' || (c >= '0' && c <= '9') {
-			if err := d.number(name+"."+key, &v); err != nil {
+			if err := d.memberNumber(name, key, &v); err != nil {
 				return err
 			}
 		} else {
 			return d.typeError(name+"."+key, "a number")
 		}
-		m[key] = v
+		keys, vals = append(keys, key), append(vals, v)
 		return nil
 	})
+	d.strs, d.nums = keys[:0], vals[:0]
 	if err == nil {
+		m := make(map[string]float64, len(keys))
+		for i, k := range keys {
+			m[k] = vals[i] // the last of a repeated key wins
+		}
 		*dst = m
 	}
 	return err
@@ -669,48 +766,80 @@ func (d *jsonDecoder) skip(depth int) error {
 }
 
 // scanString passes over a string at d.i and returns the bytes between
-// its quotes; plain reports that they are ASCII without escapes and can
-// be used as they are.
+// its quotes; plain reports that they are valid UTF-8 without escapes and
+// can be used as they are.
 func (d *jsonDecoder) scanString() (raw []byte, plain bool, err error) {
 	open := d.i
-	d.i++ // opening quote
-	start := d.i
-	plain = true
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		switch {
+	start := d.i + 1 // after the opening quote
+	b := d.b
+	esc := false
+	var high uint64 // the bytes passed, or-ed: whether any is non-ASCII
+	for i := start; ; {
+		// Eight bytes at a time to the next quote, backslash or control
+		// character: most string bytes need nothing else.
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if m := stringStops(x); m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				high |= x & (1<<(8*n) - 1)
+				i += n
+				break
+			}
+			high |= x
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
+		switch c := b[i]; {
 		case c == '"':
-			raw = d.b[start:d.i]
-			d.i++
-			return raw, plain, nil
+			raw = b[start:i]
+			d.i = i + 1
+			return raw, !esc && (high&swarHigh == 0 || utf8.Valid(raw)), nil
 		case c == '\\':
-			plain = false
-			if d.i+1 >= len(d.b) {
+			esc = true
+			if i+1 >= len(b) {
+				d.i = i
 				return nil, false, &jsonSyntaxError{off: open, msg: "unterminated string"}
 			}
-			switch d.b[d.i+1] {
+			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				d.i += 2
+				i += 2
 			case 'u':
-				if d.i+6 > len(d.b) || !isHex4(d.b[d.i+2:d.i+6]) {
-					d.i++
+				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+					d.i = i + 1
 					return nil, false, d.syntax(`invalid \u escape`)
 				}
-				d.i += 6
+				i += 6
 			default:
-				d.i++
-				return nil, false, d.syntax(fmt.Sprintf("invalid escape %q", "\\"+string(d.b[d.i])))
+				d.i = i + 1
+				return nil, false, d.syntax(fmt.Sprintf("invalid escape %q", "\\"+string(b[i+1])))
 			}
 		case c < 0x20:
+			d.i = i
 			return nil, false, d.syntax("control character in a string")
-		default:
-			if c >= 0x80 {
-				plain = false
-			}
-			d.i++
+		default: // the last few bytes of the line
+			high |= uint64(c)
+			i++
 		}
 	}
+	d.i = len(b)
 	return nil, false, &jsonSyntaxError{off: open, msg: "unterminated string"}
+}
+
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// stringStops sets the high bit of each byte of x (eight string bytes,
+// the first in the low byte) that is a quote, a backslash or a control
+// character. Borrows may also set it above such a byte, so only the
+// lowest set bit is exact.
+func stringStops(x uint64) uint64 {
+	q := x ^ (swarOnes * '"')
+	bs := x ^ (swarOnes * '\\')
+	return ((x-swarOnes*0x20)&^x | (q-swarOnes)&^q | (bs-swarOnes)&^bs) & swarHigh
 }
 
 func isHex4(b []byte) bool {
@@ -742,47 +871,54 @@ func hex4(b []byte) rune {
 func (d *jsonDecoder) unescape(raw []byte) string {
 	out := d.buf[:0]
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == '\\':
-			switch e := raw[i+1]; e {
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r := hex4(raw[i+2 : i+6])
-				i += 6
-				if utf16.IsSurrogate(r) {
-					r2 := utf8.RuneError
-					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-						r2 = utf16.DecodeRune(r, hex4(raw[i+2:i+6]))
-					}
-					if r2 != utf8.RuneError {
-						i += 6
-					}
-					r = r2
-				}
-				out = utf8.AppendRune(out, r)
-				continue
-			default: // '"', '\\', '/'
-				out = append(out, e)
-			}
-			i += 2
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			out = utf8.AppendRune(out, r) // invalid bytes become U+FFFD
-			i += size
+		// The run up to the next escape is copied as it is when it is
+		// valid UTF-8, and rune by rune otherwise.
+		j := bytes.IndexByte(raw[i:], '\\')
+		if j < 0 {
+			j = len(raw) - i
 		}
+		if run := raw[i : i+j]; utf8.Valid(run) {
+			out = append(out, run...)
+		} else {
+			for k := 0; k < len(run); {
+				r, size := utf8.DecodeRune(run[k:])
+				out = utf8.AppendRune(out, r) // invalid bytes become U+FFFD
+				k += size
+			}
+		}
+		if i += j; i == len(raw) {
+			break
+		}
+		switch e := raw[i+1]; e {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := hex4(raw[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				r2 := utf8.RuneError
+				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2 = utf16.DecodeRune(r, hex4(raw[i+2:i+6]))
+				}
+				if r2 != utf8.RuneError {
+					i += 6
+				}
+				r = r2
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default: // '"', '\\', '/'
+			out = append(out, e)
+		}
+		i += 2
 	}
 	d.buf = out
 	return string(out)

@@ -1,9 +1,14 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
+	"math/bits"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,5 +163,96 @@ func TestJSONPlainInts(t *testing.T) {
 		case errFast == nil && !reflect.DeepEqual(fast.Growth.Scores, slow.Growth.Scores):
 			t.Errorf("%s: %v, general path %v", in, fast.Growth.Scores, slow.Growth.Scores)
 		}
+	}
+}
+
+func TestKnownField(t *testing.T) {
+	for name, want := range fieldNames {
+		if f, ok := knownField([]byte(name)); !ok || f != want {
+			t.Errorf("knownField(%q) = %v, %v; fieldNames has %v", name, f, ok, want)
+		}
+	}
+	for name := range fieldAliases {
+		if f, ok := knownField([]byte(name)); ok {
+			t.Errorf("knownField(%q) = %v for an alias", name, f)
+		}
+	}
+	for _, name := range []string{"", "Domain", "domain ", "address.city", "x"} {
+		if f, ok := knownField([]byte(name)); ok {
+			t.Errorf("knownField(%q) = %v", name, f)
+		}
+	}
+}
+
+// stringStops finds the first quote, backslash or control character of
+// eight bytes, whatever the other bytes are.
+func TestStringStops(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte{0, 0x1f, ' ', '!', '"', '#', '[', '\\', ']', 'a', 0x7f, 0x80, 0x9f, 0xa0, 0xa2, 0xdc, 0xff}
+	for range 200_000 {
+		var w [8]byte
+		for i := range w {
+			if r.IntN(2) == 0 {
+				w[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				w[i] = byte(r.IntN(256))
+			}
+		}
+		want := 8
+		for i, c := range w {
+			if special(c) {
+				want = i
+				break
+			}
+		}
+		got := 8
+		if m := stringStops(binary.LittleEndian.Uint64(w[:])); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != want {
+			t.Fatalf("stringStops(% x): first stop %d, want %d", w, got, want)
+		}
+	}
+}
+
+// plainFloat reads what strconv.ParseFloat reads, or leaves the number
+// to it.
+func TestPlainFloat(t *testing.T) {
+	check := func(s string) {
+		f, ok := plainFloat([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(f) != math.Float64bits(want) {
+			t.Fatalf("plainFloat(%q) = %v, ParseFloat %v, %v", s, f, want, err)
+		}
+	}
+	for _, s := range []string{"0", "-0", "0.0", "-0.0", "1", "0.87", "0.1", "0.3", "-12.5", "999999999999999",
+		"99999999999999.9", "0.000000000000001", "123456789012345", "1e5", "1234567890123456"} {
+		check(s)
+	}
+	if _, ok := plainFloat([]byte("1234567890123456")); ok {
+		t.Error("plainFloat took 16 digits")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 500_000 {
+		n := 1 + r.IntN(15)
+		b := make([]byte, 0, n+2)
+		if r.IntN(4) == 0 {
+			b = append(b, '-')
+		}
+		for range n {
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		if p := r.IntN(n + 1); p < n {
+			b = append(b[:p+1], b[p:]...)
+			b[p] = '.'
+			if p == 0 || b[p-1] == '-' {
+				continue
+			}
+		}
+		check(string(b))
 	}
 }
