@@ -500,6 +500,26 @@ func appendJSONFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// le64 reads s[i:i+8] as a little-endian word (the compiler merges the
+// byte loads into one).
+func le64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// jsonSafe8 reports whether every byte of x is one jsonSafe marks: no high
+// bit, none below 0x20, none of " \ < > &. The zero-byte tests may report
+// a byte that is safe as unsafe (a borrow), never the reverse, so a false
+// answer only means the bytes are looked at one by one.
+func jsonSafe8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	bad := x&highs | (x-ones*0x20)&^x&highs |
+		zero(x^(ones*'"')) | zero(x^(ones*'\\')) | zero(x^(ones*'<')) | zero(x^(ones*'>')) | zero(x^(ones*'&'))
+	return bad == 0
+}
+
 // jsonSafe marks the ASCII bytes encoding/json writes as they are (it
 // escapes '"', '\\', control characters and, for HTML safety, '<', '>' and
 // '&').
@@ -516,6 +536,12 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain ASCII bytes at a time: profiles are mostly text
+		// that needs no escape.
+		if i+8 <= len(s) && jsonSafe8(le64(s, i)) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {

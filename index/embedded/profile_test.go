@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"testing"
 
@@ -146,4 +147,68 @@ func FuzzProfileEncoder(f *testing.F) {
 		}
 		checkProfile(t, &c)
 	})
+}
+
+func TestJSONSafe8(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := func(b [8]byte) uint64 { return le64(string(b[:]), 0) }
+	check := func(b [8]byte) {
+		want := true
+		for _, c := range b {
+			want = want && c < 0x80 && jsonSafe[c]
+		}
+		if got := jsonSafe8(word(b)); got && !want {
+			t.Fatalf("jsonSafe8(%q) = true, but a byte needs escaping", b[:])
+		}
+	}
+	// Every byte value in every position among safe neighbours.
+	for pos := range 8 {
+		for c := range 256 {
+			b := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	for range 1_000_000 {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(r.IntN(128))
+		}
+		check(b)
+	}
+	if !jsonSafe8(word([8]byte{'p', 'l', 'a', 'i', 'n', ' ', 'A', '~'})) {
+		t.Error("plain ASCII reported unsafe")
+	}
+}
+
+// BenchmarkMarshalProfile encodes the companies of a JSON lines file named
+// by PROSPECT_PROFILE_BENCH_FILE (such as a demo corpus written by
+// `prospectd demo --out`).
+func BenchmarkMarshalProfile(b *testing.B) {
+	path := os.Getenv("PROSPECT_PROFILE_BENCH_FILE")
+	if path == "" {
+		b.Skip("PROSPECT_PROFILE_BENCH_FILE is not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var companies []record.Company
+	for line := range bytes.Lines(data) {
+		var c record.Company
+		if err := json.Unmarshal(line, &c); err != nil {
+			b.Fatal(err)
+		}
+		companies = append(companies, c)
+	}
+	var buf []byte
+	n := 0
+	for b.Loop() {
+		buf, err = marshalProfile(buf[:0], &companies[n%len(companies)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.SetBytes(int64(len(data) / len(companies)))
 }
