@@ -68,10 +68,12 @@ func BenchmarkEmbedDemo(b *testing.B) {
 	m, docs := fittedDemo(b)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		m.Embed(docs[i%len(docs)])
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // TestDemoDigest logs a digest of the vectors of the demo file's companies

@@ -99,18 +99,15 @@ type hashWeight struct {
 
 // fitScratch collects a fit document's term hashes field by field.
 type fitScratch struct {
-	tk     tokenizer
-	hashes []uint64
-	acc    []hashWeight
+	tk  tokenizer
+	acc []hashWeight
 }
-
-func (f *fitScratch) term(_ []byte, h uint64) { f.hashes = append(f.hashes, h) }
 
 func (f *fitScratch) add(w float32, texts ...string) {
 	if w == 0 {
 		return
 	}
-	f.hashes = f.hashes[:0]
+	f.tk.hashes = f.tk.hashes[:0]
 	budget := maxFieldBytes
 	for _, t := range texts {
 		if budget <= 0 {
@@ -120,15 +117,16 @@ func (f *fitScratch) add(w float32, texts ...string) {
 			t = t[:budget]
 		}
 		budget -= len(t)
-		f.tk.terms(t, f)
+		f.tk.terms(t, nil)
 	}
-	slices.Sort(f.hashes)
-	for i := 0; i < len(f.hashes); {
+	hashes := f.tk.hashes
+	slices.Sort(hashes)
+	for i := 0; i < len(hashes); {
 		j := i + 1
-		for j < len(f.hashes) && f.hashes[j] == f.hashes[i] {
+		for j < len(hashes) && hashes[j] == hashes[i] {
 			j++
 		}
-		f.acc = append(f.acc, hashWeight{f.hashes[i], w * sublinear(j-i)})
+		f.acc = append(f.acc, hashWeight{hashes[i], w * sublinear(j-i)})
 		i = j
 	}
 }

@@ -94,7 +94,7 @@ func (m *Model) KnownTerms(d Doc) int {
 type scratch struct {
 	m         *Model
 	tk        tokenizer
-	count     []uint16  // per row: occurrences in the current field
+	counts    []uint16  // per row: occurrences in the current field
 	weight    []float32 // per row: weight summed over the fields so far
 	fieldRows []int32   // rows seen in the current field
 	rows      []int32   // rows seen in the document, in first-seen order
@@ -107,25 +107,27 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func (m *Model) scratch() *scratch {
 	s := scratchPool.Get().(*scratch)
 	s.m = m
-	if n := len(m.hashes); len(s.count) < n {
-		s.count, s.weight = make([]uint16, n), make([]float32, n)
+	if n := len(m.hashes); len(s.counts) < n {
+		s.counts, s.weight = make([]uint16, n), make([]float32, n)
 	}
 	return s
 }
 
-// term implements termSink: unknown terms are ignored.
-func (s *scratch) term(_ []byte, h uint64) {
-	r, ok := s.m.rows.get(h)
-	if !ok {
-		return
+// count counts the terms the tokenizer found; unknown terms are ignored.
+func (s *scratch) count(hashes []uint64) {
+	for _, h := range hashes {
+		r, ok := s.m.rows.get(h)
+		if !ok {
+			continue
+		}
+		switch s.counts[r] {
+		case 0:
+			s.fieldRows = append(s.fieldRows, r)
+		case math.MaxUint16:
+			continue
+		}
+		s.counts[r]++
 	}
-	switch s.count[r] {
-	case 0:
-		s.fieldRows = append(s.fieldRows, r)
-	case math.MaxUint16:
-		return
-	}
-	s.count[r]++
 }
 
 func (s *scratch) field(text string, w float32) {
@@ -135,7 +137,9 @@ func (s *scratch) field(text string, w float32) {
 	if len(text) > maxFieldBytes {
 		text = text[:maxFieldBytes]
 	}
-	s.tk.terms(text, s)
+	s.tk.hashes = s.tk.hashes[:0]
+	s.tk.terms(text, nil)
+	s.count(s.tk.hashes)
 	s.endField(w)
 }
 
@@ -146,6 +150,7 @@ func (s *scratch) list(entries []string, w float32) {
 		return
 	}
 	budget := maxFieldBytes
+	s.tk.hashes = s.tk.hashes[:0]
 	for _, e := range entries {
 		if budget <= 0 {
 			break
@@ -154,8 +159,9 @@ func (s *scratch) list(entries []string, w float32) {
 			e = e[:budget]
 		}
 		budget -= len(e)
-		s.tk.terms(e, s)
+		s.tk.terms(e, nil)
 	}
+	s.count(s.tk.hashes)
 	s.endField(w)
 }
 
@@ -165,8 +171,8 @@ func (s *scratch) endField(w float32) {
 		if s.weight[r] == 0 {
 			s.rows = append(s.rows, r)
 		}
-		s.weight[r] += w * sublinear(int(s.count[r]))
-		s.count[r] = 0
+		s.weight[r] += w * sublinear(int(s.counts[r]))
+		s.counts[r] = 0
 	}
 	s.fieldRows = s.fieldRows[:0]
 }

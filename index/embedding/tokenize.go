@@ -38,6 +38,17 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
+// asciiLower maps the ASCII letters and digits to their lower-case form and
+// every other byte to 0, so one load both classifies and folds a byte.
+var asciiLower = func() (t [256]uint8) {
+	for c := range utf8.RuneSelf {
+		if asciiClass[c] == clsWord {
+			t[c] = byte(unicode.ToLower(rune(c)))
+		}
+	}
+	return t
+}()
+
 // foldLimit bounds the precomputed fold table: it covers Latin, Greek,
 // Cyrillic, Hebrew, Arabic, Indic and Thai, where nearly all accented
 // letters fall. Runes above it are classified on the fly (classifyHigh).
@@ -203,10 +214,37 @@ type termSink interface {
 type tokenizer struct {
 	text             bool // build word bigram bytes for the sink
 	word, prev, pair []byte
-	prevSpace        uint64 // hash state after the previous word and a space
-	cjk              []byte // the folded runes of the current CJK run
-	cjkEnds          []int  // end offset of each rune in cjk
-	hasPrev          bool
+	// The hashes of word and of the bigram it would end (from prevSpace
+	// on), kept up to date as bytes are appended: hashing in the same pass
+	// as scanning costs almost nothing beside it, where hashing the word
+	// again at its end waits on every multiply.
+	wordHash, pairHash uint64
+	prevSpace          uint64   // hash state after the previous word and a space
+	cjk                []byte   // the folded runes of the current CJK run
+	cjkEnds            []int    // end offset of each rune in cjk
+	hashes             []uint64 // the term hashes, when terms has no sink
+	hasPrev            bool
+}
+
+// appendWord appends folded bytes to the current word.
+func (tk *tokenizer) appendWord(b string) {
+	if len(tk.word) == 0 {
+		tk.wordHash, tk.pairHash = fnvOffset, tk.prevSpace
+	}
+	tk.word = append(tk.word, b...)
+	tk.wordHash, tk.pairHash = fnvAdd(tk.wordHash, b), fnvAdd(tk.pairHash, b)
+}
+
+// emit hands a term to out or, without a sink, appends its hash to
+// tk.hashes: Embed and Fit need only the hashes, and a slice of them costs
+// no interface call per term and lets the caller look them up in a loop
+// whose memory accesses overlap.
+func (tk *tokenizer) emit(out termSink, t []byte, h uint64) {
+	if out == nil {
+		tk.hashes = append(tk.hashes, h)
+		return
+	}
+	out.term(t, h)
 }
 
 // terms emits the terms of s to out. Words are lower-cased, stripped of
@@ -214,23 +252,44 @@ type tokenizer struct {
 // and numbers are dropped. A bigram joins two consecutive kept words unless
 // a stop word or punctuation that ends a phrase lies between them: "bank of
 // america" gives no "bank america", which measured slightly better than
-// bridging stop words.
+// bridging stop words. Without a sink (out nil), the hashes of the terms
+// are appended to tk.hashes.
 func (tk *tokenizer) terms(s string, out termSink) {
 	tk.word, tk.cjk, tk.cjkEnds, tk.hasPrev = tk.word[:0], tk.cjk[:0], tk.cjkEnds[:0], false
 	for i := 0; i < len(s); {
 		c := s[i]
 		var e foldEntry
 		if c < utf8.RuneSelf {
-			i++
-			e.cls = asciiClass[c]
-			if e.cls == clsWord {
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
+			if asciiLower[c] != 0 {
+				// A run of ASCII letters and digits, most of any text:
+				// folded and hashed in one tight loop, copied in one move.
 				tk.flushCJK(out)
-				tk.word = append(tk.word, c)
+				h, p := tk.wordHash, tk.pairHash
+				if len(tk.word) == 0 {
+					h, p = fnvOffset, tk.prevSpace
+				}
+				start, upper := i, uint8(0)
+				for ; i < len(s); i++ {
+					l := asciiLower[s[i]]
+					if l == 0 {
+						break
+					}
+					upper |= l ^ s[i]
+					h = (h ^ uint64(l)) * fnvPrime
+					p = (p ^ uint64(l)) * fnvPrime
+				}
+				n := len(tk.word)
+				tk.word = append(tk.word, s[start:i]...)
+				if upper != 0 {
+					for k := n; k < len(tk.word); k++ {
+						tk.word[k] = asciiLower[tk.word[k]]
+					}
+				}
+				tk.wordHash, tk.pairHash = h, p
 				continue
 			}
+			i++
+			e.cls = asciiClass[c]
 			// "e-commerce", "x-ray": a hyphen after a single letter joins.
 			if c == '-' && len(tk.word) == 1 {
 				continue
@@ -245,7 +304,8 @@ func (tk *tokenizer) terms(s string, out termSink) {
 					r = unicode.ToLower(r - 0xFEE0)
 				}
 				tk.flushCJK(out)
-				tk.word = utf8.AppendRune(tk.word, unicode.ToLower(r))
+				var b [utf8.UTFMax]byte
+				tk.appendWord(string(utf8.AppendRune(b[:0], unicode.ToLower(r))))
 				continue
 			}
 			if e.cls == clsCJK {
@@ -258,7 +318,7 @@ func (tk *tokenizer) terms(s string, out termSink) {
 		switch e.cls {
 		case clsWord:
 			tk.flushCJK(out)
-			tk.word = append(tk.word, e.text...)
+			tk.appendWord(e.text)
 		case clsJoin:
 		case clsSep:
 			tk.flushWord(out)
@@ -274,7 +334,7 @@ func (tk *tokenizer) terms(s string, out termSink) {
 }
 
 func (tk *tokenizer) flushWord(out termSink) {
-	w := tk.word
+	w, h, p := tk.word, tk.wordHash, tk.pairHash
 	if len(w) == 0 {
 		return
 	}
@@ -282,21 +342,20 @@ func (tk *tokenizer) flushWord(out termSink) {
 	if len(w) < 2 || allDigits(w) {
 		return
 	}
-	h := fnvAdd(fnvOffset, w)
 	if len(w) <= maxStopLen && isStopWord(w, h) {
 		tk.hasPrev = false
 		return
 	}
 	// stem shortens the words it changes.
 	if s := stem(w); len(s) != len(w) {
-		w, h = s, fnvAdd(fnvOffset, s)
+		w, h, p = s, fnvAdd(fnvOffset, s), fnvAdd(tk.prevSpace, s)
 	}
-	out.term(w, h)
+	tk.emit(out, w, h)
 	if tk.hasPrev {
 		if tk.text {
 			tk.pair = append(append(append(tk.pair[:0], tk.prev...), ' '), w...)
 		}
-		out.term(tk.pair, fnvAdd(tk.prevSpace, w))
+		tk.emit(out, tk.pair, p)
 	}
 	if tk.text {
 		tk.prev = append(tk.prev[:0], w...)
@@ -316,12 +375,12 @@ func (tk *tokenizer) flushCJK(out termSink) {
 	}
 	tk.hasPrev = false
 	if n == 1 {
-		out.term(tk.cjk, fnvAdd(fnvOffset, tk.cjk))
+		tk.emit(out, tk.cjk, fnvAdd(fnvOffset, tk.cjk))
 	}
 	start := 0
 	for k := 0; k+1 < n; k++ {
 		t := tk.cjk[start:tk.cjkEnds[k+1]]
-		out.term(t, fnvAdd(fnvOffset, t))
+		tk.emit(out, t, fnvAdd(fnvOffset, t))
 		start = tk.cjkEnds[k]
 	}
 	tk.cjk, tk.cjkEnds = tk.cjk[:0], tk.cjkEnds[:0]
@@ -391,9 +450,9 @@ const (
 
 // fnvAdd continues an FNV-1a hash over b, so the hash of "w1 w2" follows
 // from the state after "w1 " without copying the pair.
-func fnvAdd(h uint64, b []byte) uint64 {
-	for _, c := range b {
-		h ^= uint64(c)
+func fnvAdd[B []byte | string](h uint64, b B) uint64 {
+	for i := 0; i < len(b); i++ {
+		h ^= uint64(b[i])
 		h *= fnvPrime
 	}
 	return h

@@ -94,6 +94,11 @@ func checkHashes(t *testing.T, text string) {
 			t.Fatalf("%q: hash of term %q is %x, want %x", text, term, c.hashes[i], want)
 		}
 	}
+	var bare tokenizer
+	bare.terms(text, nil)
+	if !slices.Equal(bare.hashes, c.hashes) {
+		t.Fatalf("%q: hashes without a sink %x, with one %x", text, bare.hashes, c.hashes)
+	}
 }
 
 func TestTermHashesMatchTerms(t *testing.T) {
