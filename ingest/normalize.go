@@ -303,8 +303,8 @@ func normalizeStatus(s *record.Status) error {
 // (RFC 3339 ones are converted to their UTC date).
 func normalizeDate(name, s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", nil
+	if s == "" || plainDate(s) {
+		return s, nil
 	}
 	if len(s) > 10 {
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
@@ -319,6 +319,40 @@ func normalizeDate(name, s string) (string, error) {
 		return "", fmt.Errorf("%s: %q is not a YYYY-MM-DD date", name, s)
 	}
 	return t.Format(time.DateOnly), nil
+}
+
+// plainDate reports whether s is a YYYY-MM-DD date that time.Parse
+// accepts, which then formats back to s: checked without the parser, as
+// most dates are already written so.
+func plainDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if i == 4 || i == 7 {
+			continue
+		}
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	year, month, day := n/10000, n/100%100, n%100
+	if month < 1 || month > 12 || day < 1 {
+		return false
+	}
+	days := 31
+	switch month {
+	case 4, 6, 9, 11:
+		days = 30
+	case 2:
+		days = 28
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			days = 29
+		}
+	}
+	return day <= days
 }
 
 func (n *normalizer) normalizeAddress(a *record.Address) error {
@@ -391,11 +425,58 @@ func normalizeSocialURL(s string) string {
 	if !strings.Contains(s, "://") {
 		s = "https://" + strings.TrimPrefix(s, "//")
 	}
+	if plainWebURL(s) {
+		return s
+	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.Contains(u.Hostname(), ".") {
 		return ""
 	}
 	return s
+}
+
+// plainWebURL reports whether s is an http or https URL that url.Parse
+// accepts with a host name containing a dot, checked without the parser
+// for the usual shape: a host of letters, digits and ".-_~" (no port, no
+// user), then printable ASCII or non-ASCII bytes with every '%' escape
+// well formed. false leaves s to url.Parse.
+func plainWebURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(s, "http://"); !ok {
+			return false
+		}
+	}
+	dot, i := false, 0
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if c == '/' || c == '?' || c == '#' {
+			break
+		}
+		if c == '.' {
+			dot = true
+		} else if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	if !dot {
+		return false
+	}
+	for ; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '%':
+			if i+2 >= len(rest) || !isHexDigit(rest[i+1]) || !isHexDigit(rest[i+2]) {
+				return false
+			}
+		case c <= ' ' || c == 0x7f:
+			return false
+		}
+	}
+	return true
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // normalizeIndustries canonicalizes labels ("Financial Services" ->

@@ -2,10 +2,13 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/domain"
@@ -200,4 +203,59 @@ func TestPlainQuarter(t *testing.T) {
 			t.Errorf("plainQuarter(%q) false, Parse accepts it", q)
 		}
 	}
+}
+
+// plainDate agrees with time.Parse on every day of four centuries and on
+// strings near the format.
+func TestPlainDate(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		d, err := time.Parse(time.DateOnly, s)
+		want := err == nil && d.Format(time.DateOnly) == s
+		if got := plainDate(s); got != want {
+			t.Fatalf("plainDate(%q) = %v, time.Parse %v", s, got, err)
+		}
+	}
+	for y := 1800; y <= 2200; y++ {
+		for m := 0; m <= 13; m++ {
+			for d := 0; d <= 32; d++ {
+				check(fmt.Sprintf("%04d-%02d-%02d", y, m, d))
+			}
+		}
+	}
+	for _, s := range []string{"0000-01-01", "9999-12-31", "2024-1-01", "2024-01-1", "2024/01/01", "2024-01-01 ", "+024-01-01",
+		"2024-0a-01", "20240101", "", "2024-02-29", "2023-02-29", "1900-02-29", "2000-02-29", "-024-01-01"} {
+		check(s)
+	}
+}
+
+// normalizeSocialURLReference is normalizeSocialURL without plainWebURL.
+func normalizeSocialURLReference(s string) string {
+	if strings.ContainsAny(s, " \t\r\n\"<>") {
+		return ""
+	}
+	if !strings.Contains(s, "://") {
+		s = "https://" + strings.TrimPrefix(s, "//")
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.Contains(u.Hostname(), ".") {
+		return ""
+	}
+	return s
+}
+
+func FuzzSocialURL(f *testing.F) {
+	for _, s := range []string{
+		"https://www.facebook.com/acme", "http://x.com/acme?ref=1#top", "linkedin.com/company/acme", "//x.com/a",
+		"https://a.com:443/x", "https://user@a.com/x", "https://a.com/%zz", "https://a.com/%41", "https://a.com?x=%", "https://a.com#%",
+		"https://[::1]/x", "https://localhost/x", "HTTPS://A.COM/", "ftp://a.com/", "https://a_b.com/ü", "https://a.com/\x7f",
+		"https://.com", "https://a.com./x", "https://a..com/", "https:///a.com", "https://a.com\\x", "https://a.com/#\x01",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := normalizeSocialURL(s), normalizeSocialURLReference(s); got != want {
+			t.Fatalf("normalizeSocialURL(%q) = %q, reference %q", s, got, want)
+		}
+	})
 }
