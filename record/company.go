@@ -1,5 +1,7 @@
 package record
 
+import "slices"
+
 // Company is a company profile as ingested, stored and served. Field names
 // follow the spec's "Company profile" table; the fields after MXProvider are
 // the ones discovery filters and append datasets need beyond the profile.
@@ -89,11 +91,9 @@ func (c *Company) Industries() []string { return sortedKeys(c.IndustryGroups) }
 
 // SocialNetworks returns the distinct networks of the company's social URLs.
 func (c *Company) SocialNetworks() []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, u := range c.SocialURLs {
-		if n := SocialNetworkOf(u); n != "" && !seen[n] {
-			seen[n] = true
+		if n := SocialNetworkOf(u); n != "" && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}

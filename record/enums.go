@@ -59,14 +59,18 @@ var socialHosts = map[string]string{
 // SocialNetworkOf returns the network a profile URL belongs to, or "" when
 // it is not one of SocialNetworks.
 func SocialNetworkOf(raw string) string {
-	if !strings.Contains(raw, "://") {
-		raw = "https://" + raw
+	host, ok := plainURLHost(raw)
+	if !ok {
+		if !strings.Contains(raw, "://") {
+			raw = "https://" + raw
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			return ""
+		}
+		host = u.Hostname()
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	host = strings.TrimPrefix(strings.ToLower(host), "www.")
 	if n, ok := socialHosts[host]; ok {
 		return n
 	}
@@ -77,6 +81,43 @@ func SocialNetworkOf(raw string) string {
 		}
 	}
 	return ""
+}
+
+// plainURLHost returns the host of an http(s) URL whose host is plain
+// letters, digits, dots and hyphens (what url.Parse would return), without
+// parsing the URL: entries of every company call SocialNetworkOf, and
+// nearly all its URLs are that plain. ok is false for anything else.
+func plainURLHost(raw string) (host string, ok bool) {
+	rest, found := strings.CutPrefix(raw, "https://")
+	if !found {
+		if rest, found = strings.CutPrefix(raw, "http://"); !found {
+			return "", false
+		}
+	}
+	end := len(rest)
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-':
+			continue
+		case c == '/' || c == '?' || c == '#':
+			end = i
+		default:
+			return "", false
+		}
+		break
+	}
+	if end == 0 {
+		return "", false
+	}
+	// url.Parse refuses some of what follows the host (control bytes,
+	// bad escapes); leave those to it.
+	for i := end; i < len(rest); i++ {
+		if c := rest[i]; c < 0x21 || c == 0x7f || c == '%' {
+			return "", false
+		}
+	}
+	return rest[:end], true
 }
 
 // EmployeeBucket returns the bucket a head count falls in ("" for n < 1).

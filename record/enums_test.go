@@ -1,6 +1,10 @@
 package record
 
-import "testing"
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
 
 func TestIndustriesAreFiftyThreeUniqueUppercase(t *testing.T) {
 	if len(Industries) != 53 {
@@ -76,4 +80,41 @@ func TestLeadGen(t *testing.T) {
 	if (&Company{Score: 300}).LeadGen() {
 		t.Error("a high score is not lead-gen")
 	}
+}
+
+// socialNetworkByParse is SocialNetworkOf without the plain-URL fast path.
+func socialNetworkByParse(raw string) string {
+	if !strings.Contains(raw, "://") {
+		raw = "https://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	if n, ok := socialHosts[host]; ok {
+		return n
+	}
+	if i := strings.IndexByte(host, '.'); i > 0 {
+		if n, ok := socialHosts[host[i+1:]]; ok {
+			return n
+		}
+	}
+	return ""
+}
+
+func FuzzSocialNetworkOf(f *testing.F) {
+	for _, s := range []string{
+		"https://www.linkedin.com/company/acme", "http://de.LinkedIn.com/in/x", "https://x.com/acme?lang=en",
+		"https://facebook.com#top", "https://www.facebook.com", "https://user@facebook.com/x", "https://facebook.com:443/x",
+		"https://facebook.com/%zz", "https://facebook.com/a b", "https:///x", "https://", "linkedin.com/company/x",
+		"https://[::1]/x", "https://instagram.com/\x7f", "ftp://facebook.com/x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := SocialNetworkOf(raw), socialNetworkByParse(raw); got != want {
+			t.Errorf("SocialNetworkOf(%q) = %q, url.Parse gives %q", raw, got, want)
+		}
+	})
 }
