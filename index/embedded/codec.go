@@ -145,8 +145,10 @@ func parseDay(s string) (int32, bool) {
 func (e *entry) marshal(dst []byte) []byte {
 	dst = append(dst, codecVersion)
 	dst = binary.AppendUvarint(dst, uint64(len(e.vector)))
-	for _, x := range e.vector {
-		dst = binary.LittleEndian.AppendUint16(dst, halfBits(x))
+	at := len(dst)
+	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
+	for i, x := range e.vector {
+		binary.LittleEndian.PutUint16(dst[at+2*i:], halfBits(x))
 	}
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))
