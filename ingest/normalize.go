@@ -485,6 +485,9 @@ func normalizeIndustries(in map[string]float64) (map[string]float64, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
+	if len(in) <= 2 && canonicalIndustries(in) {
+		return in, nil
+	}
 	out := make(map[string]float64, min(len(in), 2))
 	type scored struct {
 		label string
@@ -526,6 +529,19 @@ func normalizeIndustries(in map[string]float64) (map[string]float64, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// canonicalIndustries reports whether every label of m is one of
+// record.Industries (which industryLabel leaves as they are) with a valid
+// score: then at most two labels are what normalizeIndustries would build
+// anew, and most records have that already.
+func canonicalIndustries(m map[string]float64) bool {
+	for k, v := range m {
+		if !record.IsIndustry(k) || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // industryLabel upper-cases a label and turns runs of spaces, dashes,

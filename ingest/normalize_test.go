@@ -259,3 +259,23 @@ func FuzzSocialURL(f *testing.F) {
 		}
 	})
 }
+
+// canonicalIndustries relies on the labels being their own canonical form.
+func TestIndustryLabelsCanonical(t *testing.T) {
+	for _, l := range record.Industries {
+		if got := industryLabel(l); got != l {
+			t.Errorf("industryLabel(%q) = %q", l, got)
+		}
+	}
+	for _, in := range []map[string]float64{
+		{"SAAS": 1}, {"SAAS": 1, "SOFTWARE": 0.5}, {"SAAS": 0}, {"SAAS": math.Copysign(0, -1)}, {"SAAS": -1},
+		{"SAAS": math.NaN()}, {"SAAS": math.Inf(1)}, {"saas": 1}, {"SAAS ": 1}, {"SAAS": 1, "saas": 2}, {"NOPE": 1},
+		{"SAAS": 1, "SOFTWARE": 0.5, "FINTECH": 0.7},
+	} {
+		got, err := normalizeIndustries(in)
+		canon := len(in) <= 2 && canonicalIndustries(in)
+		if canon && (err != nil || !reflect.DeepEqual(got, in)) {
+			t.Errorf("canonical %v normalizes to %v, %v", in, got, err)
+		}
+	}
+}
