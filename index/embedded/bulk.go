@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"os"
@@ -17,26 +18,27 @@ import (
 // A bulk load into an empty index bypasses the memtable: upserts collect in
 // a run buffer, and a full run is sorted by domain.
 //
-// Runs are first held in memory (off the Go heap, up to holdBytes). When
-// the load ends (drain) the held runs are merged, newest winning, and
-// written once as sorted, compressed sstables, one sequence per key
+// Sorted runs are spooled to files (see spool.go), up to holdBytes. When
+// the load ends (drain) the spooled runs are merged, newest winning, and
+// written once as sorted sstables, a sequence per prefix and key
 // partition, which one Ingest adds straight to the bottom level: each byte
 // is written once, and FinishLoad has nothing to compact. Writing runs to
 // level 0 and compacting them all at the end cost a sixth of a 1M-company
 // load's CPU (two writes of every byte, one uncompressed, plus the merge).
 //
-// A load larger than holdBytes spills: the held runs and every later run
-// are written as level-0 sstables, one per key partition, each run ingested
-// atomically in write order (a crash keeps a prefix of them). All runs
-// share the partitions chosen from the first run's domains, so level 0
-// holds files that never straddle a partition boundary, and FinishLoad
-// compacts the partitions independently, in parallel, straight into the
-// bottom level. Held runs are lost by a crash; rerunning the idempotent
-// load restores them.
+// A load larger than holdBytes spills: the spooled runs are merged into
+// the store then, and every later run is written as level-0 sstables, one
+// per key partition, each run ingested atomically in write order (a crash
+// keeps a prefix of them). All runs share the partitions chosen from the
+// first run's domains, so level 0 holds files that never straddle a
+// partition boundary, and FinishLoad compacts the partitions
+// independently, in parallel, straight into the bottom level. Spooled
+// runs are dropped after a crash; rerunning the idempotent load restores
+// them.
 //
 // Until its run is ingested, an upsert is visible to GetCompanies, search
-// hits and later upserts (which read the buffers), but not to phrase
-// filters, which read the store; Refresh ingests the buffers.
+// hits and later upserts (which read the buffers and spool files), but not
+// to phrase filters, which read the store; Refresh ingests the buffers.
 
 const (
 	runPartitions = 4 // key partitions per prefix
@@ -46,9 +48,11 @@ const (
 // runBytes is a run's size before it is sorted (a variable for tests).
 var runBytes = 64 << 20
 
-// holdBytes bounds the runs held in memory: a quarter of the machine's (or
-// the cgroup's) memory, at most 4 GiB (1M demo companies take 3.5 GiB); 1 GiB where the
-// memory size is unknown. A variable for tests.
+// holdBytes bounds the spooled runs merged at the end of a load: a quarter
+// of the machine's (or the cgroup's) memory, at most 4 GiB (1M demo
+// companies take 3.3 GiB); 1 GiB where the memory size is unknown. Runs
+// are on disk, but the merge reads all of them at once, a buffer each. A
+// variable for tests.
 var holdBytes = func() int64 {
 	total := physicalMemory()
 	if total <= 0 {
@@ -57,21 +61,25 @@ var holdBytes = func() int64 {
 	return min(total/4, 4<<30)
 }()
 
+// mergeBufBytes is the read buffer memory of one partition's merge, shared
+// by the spooled runs.
+const mergeBufBytes = 64 << 20
+
 // bulkLoader holds the runs of a bulk load. Its methods other than get are
 // called with the engine's writeMu held.
 type bulkLoader struct {
 	db           *pebble.DB
-	dir          string // where sstables are written before their ingestion
+	dir          string // where sstables and spool files are written
 	wopts, final sstable.WriterOptions
 	finalSize    int64 // target size of a final sstable
 
 	mu       sync.RWMutex // guards cur, inflight and held for readers
 	cur      *run
-	inflight *run          // being written and ingested
-	held     []heldRun     // sorted runs not written yet, oldest first
-	spare    *run          // an ingested run, for reuse
-	done     chan struct{} // closed when inflight is ingested
-	err      error         // the first failed ingestion; set before done closes
+	inflight *run          // being spooled, or written and ingested
+	held     []*spooledRun // spooled runs not merged yet, oldest first
+	spare    *run          // a written run, for reuse
+	done     chan struct{} // closed when inflight is written
+	err      error         // the first failed write; set before done closes
 
 	heldBytes int64
 	// spilled: runs go to level 0 as they fill (the load outgrew
@@ -82,14 +90,8 @@ type bulkLoader struct {
 	seq    int
 }
 
-// heldRun is a run whose records are sorted by domain.
-type heldRun struct {
-	r    *run
-	recs []keyedRec
-}
-
-// keyedRec is a run record with its domain: the sorted runs are merged
-// and written without a map lookup per key.
+// keyedRec is a run record with its domain: sorted runs are written
+// without a map lookup per key.
 type keyedRec struct {
 	domain string
 	runRec
@@ -152,38 +154,32 @@ func (b *bulkLoader) add(domain string, x, profile []byte) {
 func (b *bulkLoader) full() bool { return len(b.cur.arena) >= runBytes }
 
 // get returns a copy of the entry (profile false) or profile of a domain
-// from the buffers; ok is false when the store must answer.
-func (b *bulkLoader) get(domain string, profile bool) (v []byte, ok bool) {
+// from the buffers and spool files; ok is false when the store must
+// answer.
+func (b *bulkLoader) get(domain string, profile bool) (v []byte, ok bool, err error) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	look := func(r *run) bool {
+	for _, r := range []*run{b.cur, b.inflight} {
 		if r == nil {
-			return false
+			continue
 		}
-		rec, found := r.index[domain]
-		if !found {
-			return false
+		if rec, found := r.index[domain]; found {
+			if profile {
+				return slices.Clone(r.arena[rec.p:rec.pEnd]), true, nil
+			}
+			return slices.Clone(r.arena[rec.x:rec.xEnd]), true, nil
 		}
-		if profile {
-			v = slices.Clone(r.arena[rec.p:rec.pEnd])
-		} else {
-			v = slices.Clone(r.arena[rec.x:rec.xEnd])
-		}
-		return true
-	}
-	if look(b.cur) || look(b.inflight) {
-		return v, true
 	}
 	for i := len(b.held) - 1; i >= 0; i-- {
-		if look(b.held[i].r) {
-			return v, true
+		if v, ok, err := b.held[i].read(domain, profile); ok || err != nil {
+			return v, ok, err
 		}
 	}
-	return nil, false
+	return nil, false, nil
 }
 
-// wait waits for the run being ingested, if any, and returns the first
-// ingestion error.
+// wait waits for the run being written, if any, and returns the first
+// write error.
 func (b *bulkLoader) wait() error {
 	if b.done != nil {
 		<-b.done
@@ -192,11 +188,11 @@ func (b *bulkLoader) wait() error {
 	return b.err
 }
 
-// rotate sorts the current run and opens a new one. The sorted run is
-// held in memory while it fits in holdBytes; otherwise the held runs are
-// written to level 0 and so, from then on, is every run: rotate starts
-// writing it and first waits for the previous one, so at most two runs
-// are in memory.
+// rotate sorts the current run, starts writing it (to a spool file, or to
+// level 0 once the load has spilled) and opens a new one. It first waits
+// for the previous run's write, so at most two runs are in memory. When
+// the spooled runs would outgrow holdBytes, they are merged into the store
+// first and the load spills.
 func (b *bulkLoader) rotate() error {
 	if err := b.wait(); err != nil {
 		return err
@@ -219,30 +215,18 @@ func (b *bulkLoader) rotate() error {
 			b.bounds = []string{}
 		}
 	}
-	if !b.spilled && b.heldBytes+int64(len(r.arena)) <= holdBytes {
-		b.mu.Lock()
-		b.held = append(b.held, heldRun{r, recs})
-		b.cur = newRun()
-		b.mu.Unlock()
-		b.heldBytes += int64(len(r.arena))
-		return nil
+	if !b.spilled && b.heldBytes+int64(len(r.arena)) > holdBytes {
+		// Too large to merge at the end: what is spooled goes into the
+		// store now (the bottom level), and later runs override it from
+		// level 0.
+		b.seq++
+		if err := b.mergeHeld(b.seq); err != nil {
+			return err
+		}
+		b.spilled = true
 	}
 	if !b.spilled {
-		// Too large to hold: the held runs go to level 0 first, in
-		// order, so later runs override them.
-		b.spilled = true
-		for len(b.held) > 0 {
-			h := b.held[0]
-			b.seq++
-			if err := b.ingest(h.r, h.recs, b.seq); err != nil {
-				return err
-			}
-			b.mu.Lock()
-			b.held = b.held[1:]
-			b.mu.Unlock()
-			h.r.release()
-		}
-		b.held, b.heldBytes = nil, 0
+		b.heldBytes += int64(len(r.arena))
 	}
 	next := b.spare
 	if next == nil {
@@ -254,11 +238,20 @@ func (b *bulkLoader) rotate() error {
 	done := make(chan struct{})
 	b.done = done
 	b.seq++
-	seq := b.seq
+	seq, spilled := b.seq, b.spilled
 	go func() {
-		err := b.ingest(r, recs, seq)
+		var sp *spooledRun
+		var err error
+		if spilled {
+			err = b.ingest(r, recs, seq)
+		} else {
+			sp, err = b.spool(r, recs, seq)
+		}
 		b.mu.Lock()
 		b.inflight = nil
+		if sp != nil {
+			b.held = append(b.held, sp)
+		}
 		if err != nil && b.err == nil {
 			b.err = err
 		}
@@ -271,7 +264,7 @@ func (b *bulkLoader) rotate() error {
 	return nil
 }
 
-// drain writes every buffered upsert to the store. Held runs are merged
+// drain writes every buffered upsert to the store. Spooled runs are merged
 // and written to the bottom level; later upserts then go through level 0
 // (they may overlap what was just written).
 func (b *bulkLoader) drain() error {
@@ -281,41 +274,26 @@ func (b *bulkLoader) drain() error {
 	if err := b.wait(); err != nil {
 		return err
 	}
-	if len(b.held) == 0 {
-		return nil
+	if len(b.held) > 0 {
+		b.seq++
+		if err := b.mergeHeld(b.seq); err != nil {
+			return err
+		}
 	}
-	b.seq++
-	if err := b.writeHeld(b.seq); err != nil {
-		return err
-	}
-	b.mu.Lock()
-	held := b.held
-	b.held, b.heldBytes, b.spilled = nil, 0, true
-	b.mu.Unlock()
-	for _, h := range held {
-		h.r.release()
-	}
+	b.spilled = true
 	return nil
 }
 
-// writeHeld merges the held runs (for a domain in several, the newest
-// wins) into sorted sstables of at most finalSize bytes, one sequence per
-// prefix and key partition, written by two goroutines, and ingests them
-// all in one step. They overlap nothing in the store, so Pebble puts them
-// in the bottom level.
-func (b *bulkLoader) writeHeld(seq int) error {
-	type task struct {
-		prefix string
-		part   int
-	}
-	var tasks []task
-	for _, prefix := range []string{prefixProfile, prefixEntry} {
-		for part := 0; part <= len(b.bounds); part++ {
-			tasks = append(tasks, task{prefix, part})
-		}
-	}
-	paths := make([][]string, len(tasks))
-	errs := make([]error, len(tasks))
+// mergeHeld merges the spooled runs (for a domain in several, the newest
+// wins) into sorted sstables of at most finalSize bytes, a sequence per
+// prefix and key partition, one partition at a time on each of two
+// goroutines, ingests them all in one step and removes the spool files.
+// They overlap nothing in the store, so Pebble puts them in the bottom
+// level.
+func (b *bulkLoader) mergeHeld(seq int) error {
+	parts := len(b.bounds) + 1
+	paths := make([][]string, parts)
+	errs := make([]error, parts)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range 2 {
@@ -324,11 +302,10 @@ func (b *bulkLoader) writeHeld(seq int) error {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(tasks) {
+				if i >= parts {
 					return
 				}
-				t := tasks[i]
-				paths[i], errs[i] = b.writePartition(t.prefix, t.part, seq)
+				paths[i], errs[i] = b.mergePartition(i, seq)
 			}
 		}()
 	}
@@ -340,53 +317,58 @@ func (b *bulkLoader) writeHeld(seq int) error {
 		}
 		return fmt.Errorf("write load: %w", err)
 	}
-	if len(all) == 0 {
-		return nil
+	if len(all) > 0 {
+		if err := b.db.Ingest(all); err != nil {
+			return fmt.Errorf("ingest load: %w", err)
+		}
 	}
-	if err := b.db.Ingest(all); err != nil {
-		return fmt.Errorf("ingest load: %w", err)
+	b.mu.Lock()
+	held := b.held
+	b.held, b.heldBytes = nil, 0
+	b.mu.Unlock()
+	var rmErr error
+	for _, sp := range held {
+		rmErr = errors.Join(rmErr, sp.remove())
 	}
-	return nil
+	return rmErr
 }
 
-// writePartition writes the merged keys of one prefix and partition.
-func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []string, err error) {
-	lo, hi := "", ""
-	if part > 0 {
-		lo = b.bounds[part-1]
-	}
-	if part < len(b.bounds) {
-		hi = b.bounds[part]
-	}
-	// One cursor per held run over its records in [lo, hi).
-	type cursor struct {
-		r    *run
-		recs []keyedRec
-	}
-	cur := make([]cursor, 0, len(b.held))
-	for _, h := range b.held {
-		from := searchRecs(h.recs, lo)
-		to := len(h.recs)
-		if hi != "" {
-			to = searchRecs(h.recs, hi)
-		}
-		if from < to {
-			cur = append(cur, cursor{h.r, h.recs[from:to]})
-		}
-	}
-	var w *sstable.Writer
-	closeFile := func() error {
-		if w == nil {
-			return nil
-		}
-		err := w.Close()
-		w = nil
-		return err
-	}
+// mergePartition writes the merged records of one key partition as two
+// sstable sequences, profiles and entries.
+func (b *bulkLoader) mergePartition(part, seq int) (paths []string, err error) {
+	m := make(spoolMerge, 0, len(b.held))
 	defer func() {
-		if cerr := closeFile(); err == nil && cerr != nil {
-			err = cerr
+		for _, c := range m {
+			c.close()
 		}
+	}()
+	bufSize := min(max(mergeBufBytes/max(len(b.held), 1), 256<<10), 4<<20)
+	for age, sp := range b.held {
+		s, err := openSpool(sp, part, bufSize)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := s.next()
+		if err != nil || !ok {
+			s.close()
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		m = append(m, spoolCursor{s, age})
+	}
+	heap.Init(&m)
+
+	profiles := b.newSeqWriter(fmt.Sprintf("load-%06d-p%d", seq, part), b.final)
+	// Entries are mostly binary16 vectors, which block compression cannot
+	// shrink: compressing them only costs time.
+	eopts := b.final
+	eopts.Compression = sstable.NoCompression
+	entries := b.newSeqWriter(fmt.Sprintf("load-%06d-x%d", seq, part), eopts)
+	defer func() {
+		err = errors.Join(err, profiles.close(), entries.close())
+		paths = append(profiles.paths, entries.paths...)
 		if err != nil {
 			for _, p := range paths {
 				os.Remove(p)
@@ -394,57 +376,74 @@ func (b *bulkLoader) writePartition(prefix string, part, seq int) (paths []strin
 			paths = nil
 		}
 	}()
-	opts := b.final
-	if prefix == prefixEntry {
-		// Entries are mostly binary16 vectors, which block compression
-		// cannot shrink: compressing them only costs time.
-		opts.Compression = sstable.NoCompression
-	}
-	key := make([]byte, 0, 256)
-	for len(cur) > 0 {
-		// The smallest domain among the cursors; on a tie the newest run
-		// (the last cursor holding it) wins and the others skip it.
-		min := 0
-		for i := 1; i < len(cur); i++ {
-			if cur[i].recs[0].domain <= cur[min].recs[0].domain {
-				min = i
+	last := ""
+	for len(m) > 0 {
+		c := &m[0]
+		if d := c.domain; d != last {
+			// The first of a domain is the newest run's; the others skip.
+			if err := profiles.set(prefixProfile, d, c.profile); err != nil {
+				return nil, err
 			}
-		}
-		d, rec := cur[min].recs[0].domain, cur[min].recs[0].runRec
-		v := cur[min].r.arena[rec.x:rec.xEnd]
-		if prefix == prefixProfile {
-			v = cur[min].r.arena[rec.p:rec.pEnd]
-		}
-		if w != nil && int64(w.EstimatedSize()) >= b.finalSize {
-			if err := closeFile(); err != nil {
-				return paths, err
+			if err := entries.set(prefixEntry, d, c.x); err != nil {
+				return nil, err
 			}
+			last = d
 		}
-		if w == nil {
-			path := filepath.Join(b.dir, fmt.Sprintf("load-%06d-%s%d-%03d.sst", seq, prefix[:1], part, len(paths)))
-			f, err := createSSTable(path)
-			if err != nil {
-				return paths, err
-			}
-			paths = append(paths, path)
-			w = sstable.NewWriter(f, opts)
+		ok, err := c.next()
+		if err != nil {
+			return nil, err
 		}
-		key = append(append(key[:0], prefix...), d...)
-		if err := w.Set(key, v); err != nil {
-			return paths, err
-		}
-		for i := 0; i < len(cur); {
-			if cur[i].recs[0].domain == d {
-				cur[i].recs = cur[i].recs[1:]
-				if len(cur[i].recs) == 0 {
-					cur = slices.Delete(cur, i, i+1)
-					continue
-				}
-			}
-			i++
+		if ok {
+			heap.Fix(&m, 0)
+		} else {
+			c.close()
+			heap.Pop(&m)
 		}
 	}
-	return paths, nil
+	return nil, nil
+}
+
+// seqWriter writes sorted keys to a sequence of sstables of at most
+// finalSize bytes.
+type seqWriter struct {
+	b     *bulkLoader
+	name  string
+	opts  sstable.WriterOptions
+	w     *sstable.Writer
+	paths []string
+	key   []byte
+}
+
+func (b *bulkLoader) newSeqWriter(name string, opts sstable.WriterOptions) *seqWriter {
+	return &seqWriter{b: b, name: name, opts: opts}
+}
+
+func (s *seqWriter) set(prefix, domain string, v []byte) error {
+	if s.w != nil && int64(s.w.EstimatedSize()) >= s.b.finalSize {
+		if err := s.close(); err != nil {
+			return err
+		}
+	}
+	if s.w == nil {
+		path := filepath.Join(s.b.dir, fmt.Sprintf("%s-%03d.sst", s.name, len(s.paths)))
+		f, err := createDirect(path)
+		if err != nil {
+			return err
+		}
+		s.paths = append(s.paths, path)
+		s.w = sstable.NewWriter(f, s.opts)
+	}
+	s.key = append(append(s.key[:0], prefix...), domain...)
+	return s.w.Set(s.key, v)
+}
+
+func (s *seqWriter) close() error {
+	if s.w == nil {
+		return nil
+	}
+	err := s.w.Close()
+	s.w = nil
+	return err
 }
 
 // ingest writes run r (recs: its records, sorted) as one sstable per
@@ -472,7 +471,7 @@ func (b *bulkLoader) ingest(r *run, recs []keyedRec, seq int) (err error) {
 				continue
 			}
 			path := filepath.Join(b.dir, fmt.Sprintf("run-%06d-%s%d.sst", seq, prefix[:1], part))
-			f, err := createSSTable(path)
+			f, err := createDirect(path)
 			if err != nil {
 				return fmt.Errorf("write run: %w", err)
 			}
@@ -524,8 +523,8 @@ func (b *bulkLoader) partitions() [][2][]byte {
 func (b *bulkLoader) close() error {
 	err := b.wait()
 	b.mu.Lock()
-	for _, h := range b.held {
-		h.r.release()
+	for _, sp := range b.held {
+		sp.f.Close()
 	}
 	b.held = nil
 	for _, r := range []*run{b.cur, b.spare} {

@@ -24,10 +24,10 @@ const (
 	directChunk = 4 << 20 // bytes per write
 )
 
-// createSSTable creates the file at path for an sstable writer: direct
-// I/O where the file system supports it, Pebble's buffered file otherwise
-// (tmpfs, for one, refuses O_DIRECT).
-func createSSTable(path string) (objstorage.Writable, error) {
+// createDirect creates the file at path for an sstable or spool writer:
+// direct I/O where the file system supports it, Pebble's buffered file
+// otherwise (tmpfs, for one, refuses O_DIRECT).
+func createDirect(path string) (objstorage.Writable, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|syscall.O_DIRECT, 0o644)
 	if err != nil {
 		if !errors.Is(err, syscall.EINVAL) {
@@ -44,6 +44,17 @@ func createSSTable(path string) (objstorage.Writable, error) {
 	w.spare, w.freeSpare = allocArena(directChunk)
 	w.buf = w.buf[:0]
 	return w, nil
+}
+
+// openDirect opens the file at path for reading with direct I/O where the
+// file system supports it. Reads must then go to block-aligned buffers
+// (allocArena's are page-aligned) in multiples of directAlign.
+func openDirect(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECT, 0)
+	if errors.Is(err, syscall.EINVAL) {
+		return os.Open(path)
+	}
+	return f, err
 }
 
 // directWritable implements objstorage.Writable over an O_DIRECT file.

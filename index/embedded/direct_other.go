@@ -3,17 +3,24 @@
 package embedded
 
 import (
+	"os"
+
 	"github.com/cockroachdb/pebble/objstorage"
 	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/vfs"
 )
 
-// createSSTable creates the file at path for an sstable writer (see
-// direct_linux.go).
-func createSSTable(path string) (objstorage.Writable, error) {
+// createDirect creates the file at path for an sstable or spool writer
+// (see direct_linux.go).
+func createDirect(path string) (objstorage.Writable, error) {
 	f, err := vfs.Default.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	return objstorageprovider.NewFileWritable(f), nil
 }
+
+// openDirect opens the file at path for reading.
+func openDirect(path string) (*os.File, error) { return os.Open(path) }
+
+const directAlign = 4096 // keeps spool reads aligned as on Linux

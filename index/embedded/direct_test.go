@@ -13,7 +13,7 @@ func TestCreateSSTableWritesExactly(t *testing.T) {
 	dir := t.TempDir()
 	for _, size := range []int{0, 1, 4095, 4096, 4097, directChunk - 1, directChunk, directChunk + 1, 3*directChunk + 12345} {
 		path := filepath.Join(dir, "t.sst")
-		w, err := createSSTable(path)
+		w, err := createDirect(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestCreateSSTableWritesExactly(t *testing.T) {
 		}
 	}
 	// An aborted file is closed; what it holds does not matter.
-	w, err := createSSTable(filepath.Join(dir, "aborted.sst"))
+	w, err := createDirect(filepath.Join(dir, "aborted.sst"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -768,8 +768,8 @@ const maxPooledUpsertBuf = 64 << 20
 // is the caller's.
 func (e *Engine) stored(prefix, domain string) ([]byte, bool, error) {
 	if e.bulk != nil {
-		if v, ok := e.bulk.get(domain, prefix == prefixProfile); ok {
-			return v, true, nil
+		if v, ok, err := e.bulk.get(domain, prefix == prefixProfile); ok || err != nil {
+			return v, ok, err
 		}
 	}
 	v, closer, err := e.db.Get([]byte(prefix + domain))
