@@ -63,7 +63,7 @@ var holdBytes = func() int64 {
 
 // mergeBufBytes is the read buffer memory of one partition's merge, shared
 // by the spooled runs.
-const mergeBufBytes = 64 << 20
+const mergeBufBytes = 32 << 20
 
 // bulkLoader holds the runs of a bulk load. Its methods other than get are
 // called with the engine's writeMu held.
@@ -286,17 +286,17 @@ func (b *bulkLoader) drain() error {
 
 // mergeHeld merges the spooled runs (for a domain in several, the newest
 // wins) into sorted sstables of at most finalSize bytes, a sequence per
-// prefix and key partition, one partition at a time on each of two
-// goroutines, ingests them all in one step and removes the spool files.
-// They overlap nothing in the store, so Pebble puts them in the bottom
-// level.
+// prefix and key partition, every partition on its own goroutine (a merge
+// waits for its reads and writes about a third of the time), ingests them
+// all in one step and removes the spool files. They overlap nothing in
+// the store, so Pebble puts them in the bottom level.
 func (b *bulkLoader) mergeHeld(seq int) error {
 	parts := len(b.bounds) + 1
 	paths := make([][]string, parts)
 	errs := make([]error, parts)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range 2 {
+	for range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
