@@ -346,9 +346,15 @@ func (tk *tokenizer) flushWord(out termSink) {
 		tk.hasPrev = false
 		return
 	}
-	// stem shortens the words it changes.
+	// stem shortens the words it changes. The hashes drop what it cut
+	// rather than hash the stem again: an FNV-1a step can be undone.
 	if s := stem(w); len(s) != len(w) {
-		w, h, p = s, fnvAdd(fnvOffset, s), fnvAdd(tk.prevSpace, s)
+		if len(s) == len(w)-2 && s[len(s)-1] == 'y' { // "-ies" to "-y"
+			h, p = fnvAdd(fnvSub(h, "ies"), "y"), fnvAdd(fnvSub(p, "ies"), "y")
+		} else { // a cut, with the bytes left in place
+			h, p = fnvSub(h, w[len(s):]), fnvSub(p, w[len(s):])
+		}
+		w = s
 	}
 	tk.emit(out, w, h)
 	if tk.hasPrev {
@@ -410,10 +416,12 @@ func stem(w []byte) []byte {
 			return w
 		}
 	}
+	// Compared as string(w[n-k:]) == "...", which does not copy w, where
+	// strings.HasSuffix(string(w), ...) did.
 	switch {
-	case strings.HasSuffix(string(w), "sses"):
+	case string(w[n-4:]) == "sses":
 		return w[:n-2]
-	case strings.HasSuffix(string(w), "ies") && n > 4:
+	case string(w[n-3:]) == "ies" && n > 4:
 		w[n-3] = 'y'
 		return w[:n-2]
 	}
@@ -454,6 +462,18 @@ func fnvAdd[B []byte | string](h uint64, b B) uint64 {
 	for i := 0; i < len(b); i++ {
 		h ^= uint64(b[i])
 		h *= fnvPrime
+	}
+	return h
+}
+
+// fnvPrimeInverse is the inverse of fnvPrime modulo 2^64.
+const fnvPrimeInverse = 0xce965057aff6957b
+
+// fnvSub undoes fnvAdd: fnvSub(fnvAdd(h, b), b) == h.
+func fnvSub[B []byte | string](h uint64, b B) uint64 {
+	for i := len(b) - 1; i >= 0; i-- {
+		h *= fnvPrimeInverse
+		h ^= uint64(b[i])
 	}
 	return h
 }

@@ -114,3 +114,14 @@ func FuzzTerms(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkHashes(t, s) })
 }
+
+func TestFNVSub(t *testing.T) {
+	if p, inv := uint64(fnvPrime), uint64(fnvPrimeInverse); p*inv != 1 {
+		t.Fatal("fnvPrimeInverse is not the inverse of fnvPrime")
+	}
+	for _, s := range []string{"", "s", "es", "ies", "société"} {
+		if h := fnvAdd(uint64(12345), s); fnvSub(h, s) != 12345 {
+			t.Errorf("fnvSub(fnvAdd(h, %q), %q) != h", s, s)
+		}
+	}
+}
