@@ -413,7 +413,20 @@ func normalizeEmail(e string) string {
 	if err != nil || strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
 		return ""
 	}
+	if host == e[at+1:] && !hasUpper(local) {
+		return e // already canonical: no new string
+	}
 	return strings.ToLower(local) + "@" + host
+}
+
+// hasUpper reports whether ASCII s has an upper-case letter.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // normalizeSocialURL keeps a URL-like value (a scheme is added when
@@ -727,7 +740,7 @@ func subdomainOf(s, root string) string {
 	if h == root {
 		return "" // the domain itself
 	}
-	for _, label := range strings.Split(h, ".") {
+	for label := range strings.SplitSeq(h, ".") {
 		if !validLabel(label) {
 			return ""
 		}
