@@ -115,19 +115,23 @@ func (m *Model) scratch() *scratch {
 
 // count counts the terms the tokenizer found; unknown terms are ignored.
 func (s *scratch) count(hashes []uint64) {
+	// Locals, which the appends to fieldRows cannot alias, so the loop
+	// does not reload them from s for every term.
+	rows, counts, fieldRows := s.m.rows, s.counts, s.fieldRows
 	for _, h := range hashes {
-		r, ok := s.m.rows.get(h)
+		r, ok := rows.get(h)
 		if !ok {
 			continue
 		}
-		switch s.counts[r] {
+		switch counts[r] {
 		case 0:
-			s.fieldRows = append(s.fieldRows, r)
+			fieldRows = append(fieldRows, r)
 		case math.MaxUint16:
 			continue
 		}
-		s.counts[r]++
+		counts[r]++
 	}
+	s.fieldRows = fieldRows
 }
 
 func (s *scratch) field(text string, w float32) {
