@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"regexp"
 	"strconv"
 	"sync"
 
@@ -101,15 +100,15 @@ type phoneCode struct {
 }
 
 type phoneRegion struct {
-	leading        *regexp.Regexp // leading digits, anchored at the start; nil when none
-	nationalPrefix *regexp.Regexp // national prefix for parsing, anchored; nil when none
+	leading        *digitMatcher // leading digits, anchored at the start; nil when none
+	nationalPrefix *digitMatcher // national prefix for parsing, anchored; nil when none
 	general        phoneDesc
 	types          []phoneDesc // the common types first
 }
 
 type phoneDesc struct {
 	lengths []int32
-	re      *regexp.Regexp // nil: matches nothing
+	re      *digitMatcher // nil: matches nothing
 }
 
 func (r *phoneRegion) valid(nsn string) bool {
@@ -193,10 +192,10 @@ func phoneMetadata(cc int) *phoneCode {
 func compilePhoneRegion(md *phonenumbers.PhoneMetadata) *phoneRegion {
 	r := &phoneRegion{general: compilePhoneDesc(md.GetGeneralDesc())}
 	if ld := md.GetLeadingDigits(); ld != "" {
-		r.leading = regexp.MustCompile("^(?:" + ld + ")")
+		r.leading = compileDigits("^(?:" + ld + ")")
 	}
 	if np := md.GetNationalPrefixForParsing(); np != "" {
-		r.nationalPrefix = regexp.MustCompile("^(?:" + np + ")")
+		r.nationalPrefix = compileDigits("^(?:" + np + ")")
 	}
 	for _, d := range []*phonenumbers.PhoneNumberDesc{
 		md.GetFixedLine(), md.GetMobile(), md.GetTollFree(), md.GetPremiumRate(), md.GetSharedCost(),
@@ -214,5 +213,5 @@ func compilePhoneDesc(d *phonenumbers.PhoneNumberDesc) phoneDesc {
 	if p == "" {
 		return phoneDesc{} // the library's "^(?:)$" matches no national number
 	}
-	return phoneDesc{lengths: d.GetPossibleLength(), re: regexp.MustCompile("^(?:" + p + ")$")}
+	return phoneDesc{lengths: d.GetPossibleLength(), re: compileDigits("^(?:" + p + ")$")}
 }
