@@ -56,16 +56,26 @@ func keysByWeight(m map[string]float64) []string {
 	if len(m) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	type kw struct {
+		k string
+		w float64
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if c := cmp.Compare(m[b], m[a]); c != 0 {
+	// The pairs are sorted, not the keys: a comparison that looked both
+	// weights up in m cost more than the rest of DocOf.
+	pairs := make([]kw, 0, len(m))
+	for k, w := range m {
+		pairs = append(pairs, kw{k, w})
+	}
+	slices.SortFunc(pairs, func(a, b kw) int {
+		if c := cmp.Compare(b.w, a.w); c != 0 {
 			return c
 		}
-		return cmp.Compare(a, b)
+		return cmp.Compare(a.k, b.k)
 	})
+	keys := make([]string, len(pairs))
+	for i, p := range pairs {
+		keys[i] = p.k
+	}
 	return keys
 }
 
