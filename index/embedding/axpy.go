@@ -32,3 +32,19 @@ func axpyInt8(w float32, q []int8, sum []float32, next []int8) {
 		sum[i] += float32(w * float32(q[i]))
 	}
 }
+
+// axpyF32 adds a × x[i] to y[i] for every i (len(x) == len(y)), each
+// element rounded twice (no fused multiply-add), as gonum's Saxpy does:
+// the fit's sparse products, twice as wide as Saxpy's SSE on AVX2.
+func axpyF32(a float32, x, y []float32) {
+	y = y[:len(x)]
+	n := 0
+	if useAVX2 {
+		if n = len(x) &^ 15; n > 0 {
+			axpyF32AVX2(a, &x[0], &y[0], n)
+		}
+	}
+	for i := n; i < len(x); i++ {
+		y[i] += float32(a * x[i])
+	}
+}

@@ -9,3 +9,8 @@ var useAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func axpyInt8AVX2(w float32, q *int8, sum *float32, n int, pf *int8)
+
+// axpyF32AVX2 is axpyF32 for n > 0 elements, n a multiple of 16.
+//
+//go:noescape
+func axpyF32AVX2(a float32, x, y *float32, n int)

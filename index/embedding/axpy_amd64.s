@@ -36,3 +36,27 @@ loop:
 	JNZ       loop
 	VZEROUPPER
 	RET
+
+// func axpyF32AVX2(a float32, x *float32, y *float32, n int)
+//
+// y[i] += a × x[i] for n > 0 elements, n a multiple of 16; VMULPS then
+// VADDPS, rounding as the Go loop in axpy.go does.
+TEXT ·axpyF32AVX2(SB), NOSPLIT, $0-32
+	VBROADCASTSS a+0(FP), Y0
+	MOVQ         x+8(FP), SI
+	MOVQ         y+16(FP), DI
+	MOVQ         n+24(FP), CX
+
+f32loop:
+	VMULPS  (SI), Y0, Y1
+	VMULPS  32(SI), Y0, Y2
+	VADDPS  (DI), Y1, Y1
+	VADDPS  32(DI), Y2, Y2
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y2, 32(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $16, CX
+	JNZ     f32loop
+	VZEROUPPER
+	RET

@@ -55,7 +55,7 @@ func (c *csr) mul(b []float32, l int) []float32 {
 			dst := out[i*l : (i+1)*l]
 			for k := c.ptr[i]; k < c.ptr[i+1]; k++ {
 				j := int(c.col[k])
-				blas.Saxpy(l, c.val[k], b[j*l:(j+1)*l], 1, dst, 1)
+				axpyF32(c.val[k], b[j*l:(j+1)*l], dst)
 			}
 		}
 	})
@@ -161,7 +161,7 @@ func mulSmall(a []float32, l int, m *mat.Dense, exact bool) []float32 {
 			dst := out[i*k : (i+1)*k]
 			for p, v := range a[i*l : (i+1)*l] {
 				if v != 0 {
-					blas.Saxpy(k, v, m32[p*k:(p+1)*k], 1, dst, 1)
+					axpyF32(v, m32[p*k:(p+1)*k], dst)
 				}
 			}
 		}
