@@ -88,8 +88,22 @@ func cache[K comparable](m map[K]string, k K, compute func(K) string) string {
 	if len(m) >= maxCached {
 		clear(m)
 	}
-	m[k] = v
+	// Copies: k and v may share memory with the rest of their record
+	// (the JSON decoder's), which the cache would keep alive.
+	m[detach(k)] = strings.Clone(v)
 	return v
+}
+
+// detach returns a copy of a cache key that shares no memory with its
+// record.
+func detach[K comparable](k K) K {
+	switch v := any(k).(type) {
+	case string:
+		return any(strings.Clone(v)).(K)
+	case [2]string:
+		return any([2]string{strings.Clone(v[0]), strings.Clone(v[1])}).(K)
+	}
+	return k
 }
 
 func (n *normalizer) normalize(c *record.Company) error {

@@ -415,7 +415,10 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) {
 			bm := e.post[slot][v]
 			if bm == nil {
 				bm = roaring.New()
-				e.post[slot][v] = bm
+				// A copy: the value may share memory with the rest of
+				// its record (the ingest decoder's), which the key would
+				// keep alive.
+				e.post[slot][strings.Clone(v)] = bm
 			}
 			bm.Add(id)
 		}
