@@ -358,6 +358,20 @@ type bulkPostings struct {
 	live   []uint32
 }
 
+// upsertPostings keeps the collectors of upsert calls, whose maps would
+// otherwise grow from empty in every call.
+var upsertPostings = sync.Pool{New: func() any { return newBulkPostings() }}
+
+// reset empties b (keeping its maps' room) and puts it back in the pool.
+func (b *bulkPostings) reset() {
+	for i := range b.post {
+		clear(b.post[i])
+	}
+	clear(b.exists)
+	b.live = b.live[:0]
+	upsertPostings.Put(b)
+}
+
 func newBulkPostings() *bulkPostings {
 	b := &bulkPostings{exists: map[uint8][]uint32{}}
 	for i := range b.post {
@@ -741,7 +755,8 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	// time: a bitmap and map lookup per term of every document was a
 	// twentieth of a bulk load. Each domain is in work once, so a
 	// document's old postings go before its new ones are added.
-	add := newBulkPostings()
+	add := upsertPostings.Get().(*bulkPostings)
+	defer add.reset()
 	for i := range work {
 		if id, ok := e.ids[work[i].domain]; ok && work[i].hadOld {
 			e.unindex(id, &work[i].old)
