@@ -21,8 +21,8 @@ func smallRuns(t *testing.T) {
 	t.Cleanup(func() { runBytes = old })
 }
 
-// spillRuns makes bulk loads hold two small runs in memory, then write
-// every run to level 0.
+// spillRuns makes bulk loads spool two small runs, then merge them into
+// the store and write every later run to level 0.
 func spillRuns(t *testing.T) {
 	smallRuns(t)
 	old := holdBytes
@@ -30,7 +30,8 @@ func spillRuns(t *testing.T) {
 	t.Cleanup(func() { holdBytes = old })
 }
 
-// bothModes runs test with runs held in memory and with runs spilled.
+// bothModes runs test with runs spooled and merged at the end, and with
+// runs spilled to level 0.
 func bothModes(t *testing.T, test func(t *testing.T)) {
 	t.Run("held", func(t *testing.T) { smallRuns(t); test(t) })
 	t.Run("spilled", func(t *testing.T) { spillRuns(t); test(t) })

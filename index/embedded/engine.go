@@ -54,9 +54,9 @@ type Options struct {
 	// log: a crash of the machine (not of the process) can lose the last
 	// batches, which a rerun of the idempotent load restores. Into an empty
 	// (or nearly empty) index, upserts bypass the memtable and the log
-	// altogether: they are buffered in sorted runs, held in memory and
-	// written once into the bottom level at the end, or, for a load too
-	// large to hold, ingested run by run and compacted by FinishLoad
+	// altogether: they are buffered in sorted runs, spooled to files and
+	// merged once into the bottom level at the end, or, for a load too
+	// large to merge at once, ingested run by run and compacted by FinishLoad
 	// (bulk.go); a crash keeps only the runs ingested so far. Close syncs
 	// everything.
 	BulkLoad bool
