@@ -70,6 +70,11 @@ func SocialNetworkOf(raw string) string {
 		}
 		host = u.Hostname()
 	}
+	return socialNetworkOfHost(host)
+}
+
+// socialNetworkOfHost returns the network a URL's host belongs to.
+func socialNetworkOfHost(host string) string {
 	host = strings.TrimPrefix(strings.ToLower(host), "www.")
 	if n, ok := socialHosts[host]; ok {
 		return n

@@ -91,16 +91,7 @@ func socialNetworkByParse(raw string) string {
 	if err != nil {
 		return ""
 	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-	if n, ok := socialHosts[host]; ok {
-		return n
-	}
-	if i := strings.IndexByte(host, '.'); i > 0 {
-		if n, ok := socialHosts[host[i+1:]]; ok {
-			return n
-		}
-	}
-	return ""
+	return socialNetworkOfHost(u.Hostname())
 }
 
 func FuzzSocialNetworkOf(f *testing.F) {
