@@ -319,6 +319,9 @@ func (b *bulkLoader) mergeHeld(seq int) error {
 	}
 	if len(all) > 0 {
 		if err := b.db.Ingest(all); err != nil {
+			for _, p := range all {
+				os.Remove(p)
+			}
 			return fmt.Errorf("ingest load: %w", err)
 		}
 	}
@@ -326,11 +329,12 @@ func (b *bulkLoader) mergeHeld(seq int) error {
 	held := b.held
 	b.held, b.heldBytes = nil, 0
 	b.mu.Unlock()
-	var rmErr error
+	// The runs are in the store now: a spool file that cannot be removed
+	// only takes disk space until close removes the directory.
 	for _, sp := range held {
-		rmErr = errors.Join(rmErr, sp.remove())
+		_ = sp.remove()
 	}
-	return rmErr
+	return nil
 }
 
 // mergePartition writes the merged records of one key partition as two
@@ -376,10 +380,10 @@ func (b *bulkLoader) mergePartition(part, seq int) (paths []string, err error) {
 			paths = nil
 		}
 	}()
-	last := ""
+	last, first := "", true
 	for len(m) > 0 {
 		c := &m[0]
-		if d := c.domain; d != last {
+		if d := c.domain; first || d != last {
 			// The first of a domain is the newest run's; the others skip.
 			if err := profiles.set(prefixProfile, d, c.profile); err != nil {
 				return nil, err
@@ -387,7 +391,7 @@ func (b *bulkLoader) mergePartition(part, seq int) (paths []string, err error) {
 			if err := entries.set(prefixEntry, d, c.x); err != nil {
 				return nil, err
 			}
-			last = d
+			last, first = d, false
 		}
 		ok, err := c.next()
 		if err != nil {
@@ -426,7 +430,7 @@ func (s *seqWriter) set(prefix, domain string, v []byte) error {
 	}
 	if s.w == nil {
 		path := filepath.Join(s.b.dir, fmt.Sprintf("%s-%03d.sst", s.name, len(s.paths)))
-		f, err := createDirect(path)
+		f, err := createDirect(path, true)
 		if err != nil {
 			return err
 		}
@@ -471,7 +475,7 @@ func (b *bulkLoader) ingest(r *run, recs []keyedRec, seq int) (err error) {
 				continue
 			}
 			path := filepath.Join(b.dir, fmt.Sprintf("run-%06d-%s%d.sst", seq, prefix[:1], part))
-			f, err := createDirect(path)
+			f, err := createDirect(path, true)
 			if err != nil {
 				return fmt.Errorf("write run: %w", err)
 			}

@@ -101,11 +101,21 @@ func testBulkLoadRunsReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// And a quarter a third time: the newest of three runs must win.
+	third := bulkDocs(n, 3)
+	for from := 0; from < n/4; from += 25 {
+		if _, err := e.UpsertCompanies(ctx, third[from:from+25]); err != nil {
+			t.Fatal(err)
+		}
+	}
 	want := map[string]record.Company{}
 	for _, d := range first {
 		want[d.Company.Domain] = d.Company
 	}
 	for _, d := range second[:n/2] {
+		want[d.Company.Domain] = d.Company
+	}
+	for _, d := range third[:n/4] {
 		want[d.Company.Domain] = d.Company
 	}
 	check := func(e *Engine, when string) {

@@ -539,7 +539,9 @@ func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
 			bm := x.post[f][v]
 			if bm == nil {
 				bm = roaring.New()
-				x.post[f][v] = bm
+				// A copy: the value may share memory with the rest of
+				// its record (the ingest decoder's).
+				x.post[f][strings.Clone(v)] = bm
 			}
 			bm.Add(id)
 		}

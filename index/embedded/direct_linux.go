@@ -26,8 +26,9 @@ const (
 
 // createDirect creates the file at path for an sstable or spool writer:
 // direct I/O where the file system supports it, Pebble's buffered file
-// otherwise (tmpfs, for one, refuses O_DIRECT).
-func createDirect(path string) (objstorage.Writable, error) {
+// otherwise (tmpfs, for one, refuses O_DIRECT). Finish syncs the file
+// when sync is set; a spool file, dropped after a crash, needs no sync.
+func createDirect(path string, sync bool) (objstorage.Writable, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|syscall.O_DIRECT, 0o644)
 	if err != nil {
 		if !errors.Is(err, syscall.EINVAL) {
@@ -39,7 +40,7 @@ func createDirect(path string) (objstorage.Writable, error) {
 		}
 		return objstorageprovider.NewFileWritable(vf), nil
 	}
-	w := &directWritable{f: f, done: make(chan error, 1)}
+	w := &directWritable{f: f, done: make(chan error, 1), sync: sync}
 	w.buf, w.freeBuf = allocArena(directChunk)
 	w.spare, w.freeSpare = allocArena(directChunk)
 	w.buf = w.buf[:0]
@@ -65,6 +66,8 @@ type directWritable struct {
 	writing            bool       // a write of spare is under way
 	done               chan error // its result
 	size               int64      // bytes accepted so far
+	sync               bool       // Finish syncs the file
+	finished           bool       // Finish or Abort ran; the buffers are released
 	err                error
 }
 
@@ -107,6 +110,9 @@ func (w *directWritable) wait() {
 // Finish writes the tail (padded to the block size, then truncated to the
 // true length), syncs and closes the file.
 func (w *directWritable) Finish() error {
+	if w.finished {
+		return errors.New("direct writable: finished twice")
+	}
 	w.wait()
 	if w.err == nil && len(w.buf) > 0 {
 		n := len(w.buf)
@@ -122,7 +128,7 @@ func (w *directWritable) Finish() error {
 			w.err = err
 		}
 	}
-	if w.err == nil {
+	if w.err == nil && w.sync {
 		w.err = w.f.Sync()
 	}
 	if err := w.f.Close(); w.err == nil {
@@ -132,13 +138,20 @@ func (w *directWritable) Finish() error {
 	return w.err
 }
 
+// Abort closes the file unless Finish did; either way only once, since a
+// second unmap of the buffers could unmap another arena mapped since at
+// the same address.
 func (w *directWritable) Abort() {
+	if w.finished {
+		return
+	}
 	w.wait()
 	w.f.Close()
 	w.release()
 }
 
 func (w *directWritable) release() {
+	w.finished = true
 	w.freeBuf()
 	w.freeSpare()
 	w.buf, w.spare = nil, nil

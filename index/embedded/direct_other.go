@@ -12,7 +12,7 @@ import (
 
 // createDirect creates the file at path for an sstable or spool writer
 // (see direct_linux.go).
-func createDirect(path string) (objstorage.Writable, error) {
+func createDirect(path string, _ bool) (objstorage.Writable, error) {
 	f, err := vfs.Default.Create(path)
 	if err != nil {
 		return nil, err

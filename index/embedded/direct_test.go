@@ -13,7 +13,7 @@ func TestCreateSSTableWritesExactly(t *testing.T) {
 	dir := t.TempDir()
 	for _, size := range []int{0, 1, 4095, 4096, 4097, directChunk - 1, directChunk, directChunk + 1, 3*directChunk + 12345} {
 		path := filepath.Join(dir, "t.sst")
-		w, err := createDirect(path)
+		w, err := createDirect(path, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestCreateSSTableWritesExactly(t *testing.T) {
 		}
 	}
 	// An aborted file is closed; what it holds does not matter.
-	w, err := createDirect(filepath.Join(dir, "aborted.sst"))
+	w, err := createDirect(filepath.Join(dir, "aborted.sst"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,4 +48,34 @@ func TestCreateSSTableWritesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Abort()
+}
+
+// A writer whose Finish failed releases its buffers once: an Abort after
+// it must not unmap memory mapped since (at the same address, as the
+// kernel reuses it at once).
+func TestDirectWritableFailedFinishThenAbort(t *testing.T) {
+	w, err := createDirect(filepath.Join(t.TempDir(), "f.sst"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dw, ok := w.(*directWritable)
+	if !ok {
+		t.Skip("the file system refuses O_DIRECT; the buffered writer is Pebble's")
+	}
+	if err := w.Write(make([]byte, 10_000)); err != nil {
+		t.Fatal(err)
+	}
+	dw.f.Close() // the tail write fails
+	if err := w.Finish(); err == nil {
+		t.Fatal("Finish on a closed file succeeded")
+	}
+	a, freeA := allocArena(directChunk)
+	b, freeB := allocArena(directChunk)
+	defer freeA()
+	defer freeB()
+	w.Abort()
+	a[0], b[0] = 1, 1 // faults if Abort unmapped them
+	if err := w.Finish(); err == nil {
+		t.Fatal("a second Finish succeeded")
+	}
 }

@@ -29,13 +29,13 @@ type spooledRun struct {
 // spool writes run r, whose records recs are sorted, to a spool file.
 func (b *bulkLoader) spool(r *run, recs []keyedRec, seq int) (_ *spooledRun, err error) {
 	path := filepath.Join(b.dir, fmt.Sprintf("spool-%06d", seq))
-	w, err := createDirect(path)
+	w, err := createDirect(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("spool run: %w", err)
 	}
 	defer func() {
 		if err != nil {
-			w.Abort()
+			w.Abort() // nothing after Finish
 			os.Remove(path)
 		}
 	}()
