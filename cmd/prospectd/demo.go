@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest/demo"
 )
 
@@ -37,7 +38,7 @@ func runDemo(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	eng, err := b.openEngine(ctx, true)
+	eng, err := b.openEngine(ctx, embedded.Options{BulkLoad: true, LoadOnly: true})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 )
 
@@ -34,7 +35,7 @@ func runIngest(ctx context.Context, args []string) error {
 		return err
 	}
 	defer src.Close()
-	eng, err := b.openEngine(ctx, true)
+	eng, err := b.openEngine(ctx, embedded.Options{BulkLoad: true, LoadOnly: true})
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) e
 		return err
 	}
 	defer src.Close()
-	eng, err := b.openEngine(ctx, true)
+	eng, err := b.openEngine(ctx, embedded.Options{BulkLoad: true})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/store"
 )
@@ -52,7 +53,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("open state store: %w", err)
 	}
 	defer st.Close()
-	eng, err := b.openEngine(ctx, false)
+	eng, err := b.openEngine(ctx, embedded.Options{})
 	if err != nil {
 		return fmt.Errorf("open search engine: %w", err)
 	}

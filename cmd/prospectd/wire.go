@@ -34,13 +34,15 @@ func addBackendFlags(fs *flagSet) backendFlags {
 	}
 }
 
-// openEngine opens the configured engine; bulk marks a loading command
-// (ingest, demo) that may trade per-batch fsync for throughput.
-func (b backendFlags) openEngine(ctx context.Context, bulk bool) (index.Engine, error) {
+// openEngine opens the configured engine. opts tell the embedded engine
+// what a command does with it: a loading command (ingest, demo) trades
+// per-batch fsync for throughput (BulkLoad) and, when it only writes
+// companies and reads profiles back, skips the in-memory index (LoadOnly).
+func (b backendFlags) openEngine(ctx context.Context, opts embedded.Options) (index.Engine, error) {
 	switch *b.engine {
 	case "embedded":
 		dir := filepath.Join(*b.dataDir, "index")
-		e, err := embedded.Open(dir, embedded.Options{BulkLoad: bulk})
+		e, err := embedded.Open(dir, opts)
 		if errors.Is(err, index.ErrLocked) {
 			return nil, fmt.Errorf("the embedded index in %s is in use by another process (a running `prospectd serve`?); "+
 				"stop it first: the embedded index has one writer at a time", dir)

@@ -214,3 +214,65 @@ func TestPhysicalMemory(t *testing.T) {
 		t.Fatalf("holdBytes = %d", holdBytes)
 	}
 }
+
+// A load-only engine writes what a normal one writes: reopened, the index
+// holds the newest version of every company, postings included; during
+// the load, profiles read back are current.
+func TestLoadOnly(t *testing.T) { bothModes(t, testLoadOnly) }
+
+func testLoadOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	e, err := Open(dir, Options{BulkLoad: true, LoadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 200
+	first, second := bulkDocs(n, 1), bulkDocs(n, 2)
+	want := map[string]record.Company{}
+	for _, batch := range [][]index.CompanyDoc{first[:100], first[100:], second[:50], second[50:100]} {
+		if _, err := e.UpsertCompanies(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range batch {
+			want[d.Company.Domain] = d.Company
+		}
+	}
+	if e.Len() != 0 {
+		t.Errorf("load-only engine indexed %d companies in memory", e.Len())
+	}
+	d := second[7].Company.Domain
+	if got, err := e.GetCompanies(ctx, []string{d}); err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], want[d]) {
+		t.Fatalf("during the load GetCompanies(%s) = %+v, %v", d, got, err)
+	}
+	if err := e.FinishLoad(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err = Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Len() != n {
+		t.Fatalf("reopened with %d companies, want %d", e.Len(), n)
+	}
+	us := 0
+	for d, c := range want {
+		got, err := e.GetCompanies(ctx, []string{d})
+		if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], c) {
+			t.Fatalf("GetCompanies(%s) = %+v, %v; want %+v", d, got, err, c)
+		}
+		if c.Address.Country == "US" {
+			us++
+		}
+	}
+	if got, _ := e.CountCompanies(ctx, index.Terms{Field: index.CountryField, Values: []string{"US"}}); got != us {
+		t.Fatalf("%d companies in US, want %d", got, us)
+	}
+}
