@@ -420,9 +420,9 @@ type seqWriter struct {
 	name   string
 	opts   sstable.WriterOptions
 	direct bool // write with direct I/O (see direct_linux.go)
-	w     *sstable.Writer
-	paths []string
-	key   []byte
+	w      *sstable.Writer
+	paths  []string
+	key    []byte
 }
 
 func (b *bulkLoader) newSeqWriter(name string, opts sstable.WriterOptions, direct bool) *seqWriter {
