@@ -38,6 +38,7 @@ func runDemo(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
+	loaderGC()
 	eng, err := b.openEngine(ctx, embedded.Options{BulkLoad: true, LoadOnly: true})
 	if err != nil {
 		return err

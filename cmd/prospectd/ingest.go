@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/openprospect/prospectd/index"
@@ -23,6 +24,7 @@ func runIngest(ctx context.Context, args []string) error {
 		return fmt.Errorf("usage: prospectd ingest companies|contacts FILE")
 	}
 	kind, path := pos[0], pos[1]
+	loaderGC()
 	switch kind {
 	case "companies":
 	case "contacts":
@@ -112,3 +114,10 @@ func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) e
 	}
 	return eng.Refresh(ctx)
 }
+
+// loaderGC sets the garbage collector of a loading command: its live heap
+// is small (a load-only engine keeps no index in memory) while it
+// allocates gigabytes, so the default goal collected every few hundred
+// megabytes. At 400% the collector took ~1.1 instead of ~4.5 CPU-s of a
+// 1M load for 0.75 GB more peak memory; 300% peaks at 1.4 GB.
+func loaderGC() { debug.SetGCPercent(300) }
