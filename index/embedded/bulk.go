@@ -13,9 +13,7 @@ import (
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/objstorage"
-	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/sstable"
-	"github.com/cockroachdb/pebble/vfs"
 )
 
 // A bulk load into an empty index bypasses the memtable: upserts collect in
@@ -437,16 +435,11 @@ func (s *seqWriter) set(prefix, domain string, v []byte) error {
 	}
 	if s.w == nil {
 		path := filepath.Join(s.b.dir, fmt.Sprintf("%s-%03d.sst", s.name, len(s.paths)))
-		var f objstorage.Writable
-		var err error
+		create := createBuffered
 		if s.direct {
-			f, err = createDirect(path, true)
-		} else {
-			var vf vfs.File
-			if vf, err = vfs.Default.Create(path); err == nil {
-				f = objstorageprovider.NewFileWritable(vf)
-			}
+			create = func(path string) (objstorage.Writable, error) { return createDirect(path, true) }
 		}
+		f, err := create(path)
 		if err != nil {
 			return err
 		}

@@ -22,10 +22,13 @@ import (
 // rebuilds the index without decoding profiles.
 type entry struct {
 	vector []float32
-	score  int
-	start  int32 // days since 1970-01-01; noDate when unknown
-	flags  uint8
-	terms  [numKeyword][]string
+	// halfRounded: vector holds binary16 values already (decoded from a
+	// codec 2 entry), so placing it needs no rounding.
+	halfRounded bool
+	score       int
+	start       int32 // days since 1970-01-01; noDate when unknown
+	flags       uint8
+	terms       [numKeyword][]string
 }
 
 const noDate = math.MinInt32
@@ -209,6 +212,7 @@ func (e *entry) decode(b []byte, in interner) error {
 	} else {
 		e.vector = make([]float32, dim)
 	}
+	e.halfRounded = width == 2
 	if width == 2 {
 		half := halfValues
 		for i := range e.vector {

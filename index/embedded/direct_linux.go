@@ -7,8 +7,6 @@ import (
 	"syscall"
 
 	"github.com/cockroachdb/pebble/objstorage"
-	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
-	"github.com/cockroachdb/pebble/vfs"
 )
 
 // A bulk load writes its sstables with O_DIRECT, in large aligned writes
@@ -34,11 +32,7 @@ func createDirect(path string, sync bool) (objstorage.Writable, error) {
 		if !errors.Is(err, syscall.EINVAL) {
 			return nil, err
 		}
-		vf, err := vfs.Default.Create(path)
-		if err != nil {
-			return nil, err
-		}
-		return objstorageprovider.NewFileWritable(vf), nil
+		return createBuffered(path)
 	}
 	w := &directWritable{f: f, done: make(chan error, 1), sync: sync}
 	w.buf, w.freeBuf = allocArena(directChunk)

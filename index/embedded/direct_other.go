@@ -6,19 +6,11 @@ import (
 	"os"
 
 	"github.com/cockroachdb/pebble/objstorage"
-	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
-	"github.com/cockroachdb/pebble/vfs"
 )
 
 // createDirect creates the file at path for an sstable or spool writer
 // (see direct_linux.go).
-func createDirect(path string, _ bool) (objstorage.Writable, error) {
-	f, err := vfs.Default.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	return objstorageprovider.NewFileWritable(f), nil
-}
+func createDirect(path string, _ bool) (objstorage.Writable, error) { return createBuffered(path) }
 
 // openDirect opens the file at path for reading.
 func openDirect(path string) (*os.File, error) { return os.Open(path) }

@@ -440,7 +440,11 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
 	v := e.vectorOf(id)
-	roundHalf(v, en.vector)
+	if en.halfRounded {
+		copy(v, en.vector)
+	} else {
+		roundHalf(v, en.vector)
+	}
 	sketch(v, e.signOf(id))
 	for slot, vals := range en.terms {
 		if slot == domainSlot {

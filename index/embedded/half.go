@@ -30,13 +30,9 @@ func halfBits(f float32) uint16 {
 
 // roundHalf sets dst[i] to src[i] rounded to binary16 precision.
 func roundHalf(dst, src []float32) {
+	half := halfValues
 	for i, f := range src[:len(dst)] {
-		u := math.Float32bits(f)
-		if exp := u >> 23 & 0xff; exp < 113 || exp > 141 {
-			dst[i] = float16.Fromfloat32(f).Float32()
-			continue
-		}
-		dst[i] = math.Float32frombits((u + 0x0fff + (u >> 13 & 1)) &^ 0x1fff)
+		dst[i] = half[halfBits(f)]
 	}
 }
 
