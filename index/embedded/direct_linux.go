@@ -9,13 +9,14 @@ import (
 	"github.com/cockroachdb/pebble/objstorage"
 )
 
-// A bulk load writes its sstables with O_DIRECT, in large aligned writes
-// handed to a goroutine while the next buffer fills. Through the page cache
-// each written byte first cost the kernel a fresh page, zeroed and then
-// copied into: on this project's 2-core VMs that was a twelfth of a 1M
-// load's CPU, and writeback then competed with the load. The files are
-// read back only in part (Pebble reads their index blocks; the entries are
-// scanned once at open).
+// A bulk load writes its spool files and most sstables with O_DIRECT, in
+// large aligned writes handed to a goroutine while the next buffer fills.
+// Through the page cache each written byte first cost the kernel a fresh
+// page, zeroed and then copied into: on this project's 2-core VMs that was
+// a twelfth of a 1M load's CPU, and writeback then competed with the load.
+// Those files are read back once (spool) or only in part (profiles); the
+// entry sstables, which every open reads whole, go through the page cache
+// (see mergePartition).
 
 const (
 	directAlign = 4096    // logical block size O_DIRECT needs, at most
