@@ -93,3 +93,21 @@ func TestEntryVectorCodec(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHalfBits converts a 256-dimension unit vector to binary16, as
+// entry.marshal does.
+func BenchmarkHalfBits(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vec := make([]float32, benchDim)
+	for i := range vec {
+		vec[i] = float32(r.NormFloat64())
+	}
+	normalize(vec)
+	dst := make([]byte, 2*len(vec))
+	for b.Loop() {
+		for i, x := range vec {
+			binary.LittleEndian.PutUint16(dst[2*i:], halfBits(x))
+		}
+	}
+	b.SetBytes(int64(4 * len(vec)))
+}

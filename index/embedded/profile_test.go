@@ -181,10 +181,12 @@ func TestJSONSafe8(t *testing.T) {
 	}
 }
 
-// BenchmarkMarshalProfile encodes the companies of a JSON lines file named
-// by PROSPECT_PROFILE_BENCH_FILE (such as a demo corpus written by
-// `prospectd demo --out`).
-func BenchmarkMarshalProfile(b *testing.B) {
+// benchCompanies reads the companies of a JSON lines file named by
+// PROSPECT_PROFILE_BENCH_FILE (such as a demo corpus written by
+// `prospectd demo --out`); it skips the benchmark when the variable is
+// unset. size is the file's bytes per company.
+func benchCompanies(b *testing.B) (companies []record.Company, size int) {
+	b.Helper()
 	path := os.Getenv("PROSPECT_PROFILE_BENCH_FILE")
 	if path == "" {
 		b.Skip("PROSPECT_PROFILE_BENCH_FILE is not set")
@@ -193,7 +195,6 @@ func BenchmarkMarshalProfile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var companies []record.Company
 	for line := range bytes.Lines(data) {
 		var c record.Company
 		if err := json.Unmarshal(line, &c); err != nil {
@@ -201,7 +202,18 @@ func BenchmarkMarshalProfile(b *testing.B) {
 		}
 		companies = append(companies, c)
 	}
+	if len(companies) == 0 {
+		b.Fatalf("%s holds no companies", path)
+	}
+	return companies, len(data) / len(companies)
+}
+
+// BenchmarkMarshalProfile encodes the companies of
+// PROSPECT_PROFILE_BENCH_FILE.
+func BenchmarkMarshalProfile(b *testing.B) {
+	companies, size := benchCompanies(b)
 	var buf []byte
+	var err error
 	n := 0
 	for b.Loop() {
 		buf, err = marshalProfile(buf[:0], &companies[n%len(companies)])
@@ -210,5 +222,28 @@ func BenchmarkMarshalProfile(b *testing.B) {
 		}
 		n++
 	}
-	b.SetBytes(int64(len(data) / len(companies)))
+	b.SetBytes(int64(size))
+}
+
+// BenchmarkEntry builds and encodes the entries of the companies of
+// PROSPECT_PROFILE_BENCH_FILE, with random unit vectors, as
+// UpsertCompanies does.
+func BenchmarkEntry(b *testing.B) {
+	companies, _ := benchCompanies(b)
+	r := rand.New(rand.NewPCG(1, 2))
+	vecs := make([][]float32, 1024)
+	for i := range vecs {
+		vecs[i] = make([]float32, benchDim)
+		for j := range vecs[i] {
+			vecs[i][j] = float32(r.NormFloat64())
+		}
+		normalize(vecs[i])
+	}
+	var buf []byte
+	n := 0
+	for b.Loop() {
+		e := newEntry(&companies[n%len(companies)], vecs[n%len(vecs)])
+		buf = e.marshal(buf[:0])
+		n++
+	}
 }
