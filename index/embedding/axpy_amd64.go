@@ -14,3 +14,9 @@ func axpyInt8AVX2(w float32, q *int8, sum *float32, n int, pf *int8)
 //
 //go:noescape
 func axpyF32AVX2(a float32, x, y *float32, n int)
+
+// projectAVX2 adds ws[i] × the row rows[i] of quant to sum, for the first
+// 64 × blocks coordinates: see project.
+//
+//go:noescape
+func projectAVX2(quant *int8, rank int, rows *int32, ws *float32, n int, sum *float32, blocks int)

@@ -3,6 +3,7 @@ package embedding
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -54,6 +55,48 @@ func TestAxpyF32(t *testing.T) {
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 				t.Fatalf("n=%d i=%d: %v, want %v (avx2 %v)", n, i, got[i], want[i], useAVX2)
+			}
+		}
+	}
+}
+
+// TestProjectRows checks a document's projection by the vector kernel
+// against one plain loop per row, bit for bit, for ranks around the
+// kernel's blocks, with and without the padding the kernel needs.
+func TestProjectRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for rank := 1; rank <= 300; rank++ {
+		terms := 1 + rng.IntN(40)
+		codes := make([]int8, terms*rank, terms*rank+projectPad)
+		for i := range codes {
+			codes[i] = int8(rng.IntN(256) - 128)
+		}
+		// The padding holds codes too: the kernel may read them but
+		// they must not reach sum[:rank].
+		for _, pad := range []bool{true, false} {
+			quant := codes
+			if !pad {
+				quant = slices.Clip(codes)
+			}
+			rows := make([]int32, rng.IntN(2*terms+1))
+			ws := make([]float32, len(rows))
+			for i := range rows {
+				rows[i] = int32(rng.IntN(terms))
+				ws[i] = rng.Float32()*0.02 - 0.01
+			}
+			want := make([]float32, rank)
+			for i, row := range rows {
+				q := quant[int(row)*rank : int(row+1)*rank]
+				for j := range want {
+					want[j] += float32(ws[i] * float32(q[j]))
+				}
+			}
+			got := make([]float32, rank, (rank+projectBlock-1)/projectBlock*projectBlock)
+			projectRows(quant, rank, rows, ws, got)
+			for j := range want {
+				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("rank=%d rows=%d pad=%v j=%d: %v, want %v (avx2 %v)", rank, len(rows), pad, j, got[j], want[j], useAVX2)
+				}
 			}
 		}
 	}

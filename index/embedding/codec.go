@@ -74,11 +74,15 @@ func (w Weights) list() [5]float32 {
 // model is the fitted one bit for bit.
 func (p *params) model() (*Model, error) {
 	enc := p.encode()
+	quant := p.quant
+	if cap(quant)-len(quant) < projectPad {
+		quant = append(make([]int8, 0, len(quant)+projectPad), quant...)
+	}
 	m := &Model{
 		dim: p.dim, rank: p.rank, weights: p.weights,
 		hashes:   p.hashes,
 		rows:     newTermIndex(p.hashes),
-		quant:    p.quant,
+		quant:    quant,
 		scales:   p.scales,
 		fallback: p.fallback,
 		encoded:  enc,

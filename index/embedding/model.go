@@ -209,14 +209,16 @@ func sublinear(n int) float32 {
 // bits), and normalizes.
 func (m *Model) project(s *scratch) []float32 {
 	out := make([]float32, m.dim)
-	if cap(s.sum) < m.rank {
-		s.sum = make([]float32, m.rank)
+	// Room for the kernel's last block, whose coordinates past the rank
+	// are scratch.
+	n := (m.rank + projectBlock - 1) / projectBlock * projectBlock
+	if cap(s.sum) < n {
+		s.sum = make([]float32, n)
 	}
+	clear(s.sum[:n])
 	sum := s.sum[:m.rank]
-	clear(sum)
-	r := m.rank
 	// The weights first, in a loop of independent loads the CPU overlaps;
-	// then the rows, each prefetched a few rows ahead.
+	// then the rows.
 	if cap(s.ws) < len(s.rows) {
 		s.ws = make([]float32, len(s.rows), 2*len(s.rows))
 	}
@@ -224,15 +226,7 @@ func (m *Model) project(s *scratch) []float32 {
 	for i, row := range s.rows {
 		ws[i] = s.weight[row] * m.scales[row]
 	}
-	const ahead = 8
-	for i, row := range s.rows {
-		var next []int8
-		if i+ahead < len(s.rows) {
-			nr := int(s.rows[i+ahead])
-			next = m.quant[nr*r : (nr+1)*r]
-		}
-		axpyInt8(ws[i], m.quant[int(row)*r:int(row+1)*r], sum, next)
-	}
+	projectRows(m.quant, m.rank, s.rows, ws, sum)
 	s.reset()
 	var sq float64
 	for _, x := range sum {
