@@ -48,12 +48,15 @@ type jsonDecoder struct {
 	strs []string
 	nums []float64
 
-	// strText holds the bytes of every string of the record being decoded:
-	// one allocation per record instead of one per string (a tenth of
-	// decoding). Bytes are only appended, never changed, so the strings
-	// made over them stay valid; a new one is made per record, since the
-	// record's strings keep it alive.
-	strText []byte
+	// lineCopy is a copy of the line that the record's strings are made
+	// over: the line itself is the reader's buffer and changes with the
+	// next one. Copying it whole takes one allocation per record and no
+	// zeroing, and a string without escapes is then a slice of it, not a
+	// copy; an unescaped string is written over its own escaped form in
+	// lineCopy, which is never longer (see unescape). Bytes under a string
+	// handed out are never written again, so a new copy is made per
+	// record, since the record's strings keep it alive.
+	lineCopy []byte
 }
 
 // jsonDecoders keeps decoders with their scratch between lines.
@@ -63,7 +66,6 @@ var jsonDecoders = sync.Pool{New: func() any { return new(jsonDecoder) }}
 func decodeJSONCompany(b []byte, c *record.Company) error {
 	d := jsonDecoders.Get().(*jsonDecoder)
 	d.b, d.i = b, 0
-	d.strText = make([]byte, 0, len(b))
 	defer d.release()
 	d.ws()
 	if d.peek() != '{' {
@@ -82,7 +84,7 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 // release returns d to jsonDecoders, without the line or the strings of
 // its record, and without scratch grown large by an unusual line.
 func (d *jsonDecoder) release() {
-	d.b, d.strText = nil, nil
+	d.b, d.lineCopy = nil, nil
 	clear(d.strs[:cap(d.strs)])
 	if cap(d.buf) > 1<<16 {
 		d.buf = nil
@@ -932,22 +934,35 @@ func (d *jsonDecoder) unescape(raw []byte) string {
 		i += 2
 	}
 	d.buf = out
-	return d.str(out)
-}
-
-// str returns b as a string in the record's text (see jsonDecoder.strText).
-func (d *jsonDecoder) str(b []byte) string {
-	if len(b) == 0 {
+	if len(out) > len(raw) {
+		return string(out) // invalid bytes grew into U+FFFD
+	}
+	if len(out) == 0 {
 		return ""
 	}
-	if cap(d.strText)-len(d.strText) < len(b) {
-		// Unescaping can lengthen text (an invalid byte becomes U+FFFD),
-		// and decoders other than decodeJSONCompany have no arena.
-		d.strText = make([]byte, 0, max(len(b), 512))
+	at := d.offset(raw)
+	copy(d.lineCopy[at:], out)
+	return unsafe.String(&d.lineCopy[at], len(out))
+}
+
+// str returns raw, a part of the line, as a string over the record's copy
+// of the line (see jsonDecoder.lineCopy).
+func (d *jsonDecoder) str(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
 	}
-	at := len(d.strText)
-	d.strText = append(d.strText, b...)
-	return unsafe.String(&d.strText[at], len(b))
+	at := d.offset(raw)
+	return unsafe.String(&d.lineCopy[at], len(raw))
+}
+
+// offset returns where raw, a part of the line, starts in it, making the
+// copy of the line on first use: decoders of a single CSV cell make one
+// too, and a line without strings needs none.
+func (d *jsonDecoder) offset(raw []byte) int {
+	if d.lineCopy == nil {
+		d.lineCopy = bytes.Clone(d.b) // not zeroed before the copy, unlike make
+	}
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) - uintptr(unsafe.Pointer(unsafe.SliceData(d.b))))
 }
 
 // scanNumber passes over a JSON number and returns its text.
