@@ -203,3 +203,27 @@ func (m *digitMatcher) MatchString(s string) bool {
 	}
 	return m.final[state]
 }
+
+// matchesNonEmptyPrefix reports whether a match of a non-empty prefix of s
+// exists (for an expression ending in $, of all of a non-empty s). sure
+// is false when the DFA cannot tell: it was not built or s has a byte
+// that is not a digit.
+func (m *digitMatcher) matchesNonEmptyPrefix(s string) (match, sure bool) {
+	if m.next == nil || len(s) == 0 {
+		return false, false
+	}
+	state := int32(0)
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return false, false
+		}
+		if state = m.next[int(state)*10+int(d)]; state < 0 {
+			return false, true // no match can go on from here
+		}
+		if m.prefix[state] {
+			return true, true
+		}
+	}
+	return m.final[state], true
+}

@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nyaruka/phonenumbers"
 )
@@ -43,8 +46,11 @@ func normalizePhone(p, country string) string {
 
 // plainE164 splits p into calling code and national number when p is
 // "+<digits>" and Parse would return exactly those: the national number
-// has no leading zero and does not start with the region's national
-// prefix (which Parse may strip).
+// does not start with the region's national prefix (which Parse may strip
+// or rewrite), unless that prefix can only match empty there and then
+// leaves the number as it is (Argentina's optional "0?(...15)?"). Leading
+// zeros stay (Italy's): Parse records them as Italian leading zeros, which
+// GetNationalSignificantNumber writes back.
 func plainE164(p string) (cc int, nsn string, ok bool) {
 	if len(p) < 8 || len(p) > 1+phonenumbers.MAX_LENGTH_COUNTRY_CODE+phonenumbers.MAX_LENGTH_FOR_NSN || p[0] != '+' || p[1] == '0' {
 		return 0, "", false
@@ -55,22 +61,44 @@ func plainE164(p string) (cc int, nsn string, ok bool) {
 		}
 	}
 	// Calling codes are prefix-free: the first known prefix is the one.
+	known := knownCallingCodes()
+	code := 0
 	for l := 1; l <= phonenumbers.MAX_LENGTH_COUNTRY_CODE; l++ {
-		code, _ := strconv.Atoi(p[1 : 1+l])
-		if len(phonenumbers.GetRegionCodesForCountryCode(code)) > 0 {
+		code = code*10 + int(p[l]-'0')
+		if known[code] {
 			cc, nsn = code, p[1+l:]
 			break
 		}
 	}
-	if cc == 0 || len(nsn) < phonenumbers.MIN_LENGTH_FOR_NSN || len(nsn) > phonenumbers.MAX_LENGTH_FOR_NSN || nsn[0] == '0' {
+	if cc == 0 || len(nsn) < phonenumbers.MIN_LENGTH_FOR_NSN || len(nsn) > phonenumbers.MAX_LENGTH_FOR_NSN {
 		return 0, "", false
 	}
 	main := phoneMetadata(cc).main
-	if main == nil || (main.nationalPrefix != nil && main.nationalPrefix.MatchString(nsn)) {
+	if main == nil {
 		return 0, "", false
+	}
+	if np := main.nationalPrefix; np != nil && np.MatchString(nsn) {
+		if !main.emptyPrefixKeeps {
+			return 0, "", false
+		}
+		if longer, sure := np.matchesNonEmptyPrefix(nsn); longer || !sure {
+			return 0, "", false
+		}
 	}
 	return cc, nsn, true
 }
+
+// knownCallingCodes[cc] reports whether the library has a region for the
+// calling code cc: a table, as plainE164 tries up to three prefixes of
+// every number and the library's map lookups cost more than the rest of
+// the split.
+var knownCallingCodes = sync.OnceValue(func() *[1000]bool {
+	var known [1000]bool
+	for cc := range known {
+		known[cc] = len(phonenumbers.GetRegionCodesForCountryCode(cc)) > 0
+	}
+	return &known
+})
 
 // phoneValid reports what phonenumbers.IsValidNumber reports for the
 // number: the region is the only one of the calling code, or the first
@@ -102,8 +130,11 @@ type phoneCode struct {
 type phoneRegion struct {
 	leading        *digitMatcher // leading digits, anchored at the start; nil when none
 	nationalPrefix *digitMatcher // national prefix for parsing, anchored; nil when none
-	general        phoneDesc
-	types          []phoneDesc // the common types first
+	// emptyPrefixKeeps: when nationalPrefix matches only the empty string
+	// at the start of a number, Parse leaves the number unchanged.
+	emptyPrefixKeeps bool
+	general          phoneDesc
+	types            []phoneDesc // the common types first
 }
 
 type phoneDesc struct {
@@ -143,7 +174,7 @@ func (d phoneDesc) match(nsn string) bool {
 }
 
 var (
-	phoneCodes     sync.Map // calling code -> *phoneCode
+	phoneCodes     [1000]atomic.Pointer[phoneCode] // by calling code; nil until first used
 	phoneRegionsMu sync.Mutex
 	phoneByRegion  map[string]*phonenumbers.PhoneMetadata // region (or "001/<cc>") -> metadata
 )
@@ -151,11 +182,17 @@ var (
 // phoneMetadata returns the compiled metadata of a calling code, building
 // it on first use.
 func phoneMetadata(cc int) *phoneCode {
-	if m, ok := phoneCodes.Load(cc); ok {
-		return m.(*phoneCode)
+	if cc < 0 || cc >= len(phoneCodes) {
+		return &phoneCode{} // no such calling code: no region, nothing valid
+	}
+	if m := phoneCodes[cc].Load(); m != nil {
+		return m
 	}
 	phoneRegionsMu.Lock()
 	defer phoneRegionsMu.Unlock()
+	if m := phoneCodes[cc].Load(); m != nil {
+		return m
+	}
 	if phoneByRegion == nil {
 		phoneByRegion = map[string]*phonenumbers.PhoneMetadata{}
 		if coll, err := phonenumbers.MetadataCollection(); err == nil {
@@ -185,7 +222,7 @@ func phoneMetadata(cc int) *phoneCode {
 			m.main = r
 		}
 	}
-	phoneCodes.Store(cc, m)
+	phoneCodes[cc].Store(m)
 	return m
 }
 
@@ -196,6 +233,7 @@ func compilePhoneRegion(md *phonenumbers.PhoneMetadata) *phoneRegion {
 	}
 	if np := md.GetNationalPrefixForParsing(); np != "" {
 		r.nationalPrefix = compileDigits("^(?:" + np + ")")
+		r.emptyPrefixKeeps = emptyPrefixKeeps(r.nationalPrefix.re, md.GetNationalPrefixTransformRule())
 	}
 	for _, d := range []*phonenumbers.PhoneNumberDesc{
 		md.GetFixedLine(), md.GetMobile(), md.GetTollFree(), md.GetPremiumRate(), md.GetSharedCost(),
@@ -214,4 +252,38 @@ func compilePhoneDesc(d *phonenumbers.PhoneNumberDesc) phoneDesc {
 		return phoneDesc{} // the library's "^(?:)$" matches no national number
 	}
 	return phoneDesc{lengths: d.GetPossibleLength(), re: compileDigits("^(?:" + p + ")$")}
+}
+
+// emptyPrefixKeeps reports whether an empty match of the national prefix
+// pattern re at the start of a number leaves the number unchanged in
+// Parse (maybeStripNationalPrefixAndCarrierCode): with no transform rule
+// the empty prefix is cut, which cuts nothing; with one, the number is
+// rewritten unless the last group is unset. The match on "" stands for the
+// match on any number where only the empty prefix matches, as long as
+// the pattern asserts nothing but the start of the text: no path that
+// reads a digit can succeed there, so the same empty path is chosen.
+func emptyPrefixKeeps(re *regexp.Regexp, transform string) bool {
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil || !onlyBeginText(parsed) {
+		return false
+	}
+	groups := re.FindStringSubmatchIndex("")
+	if groups == nil {
+		return false
+	}
+	return transform == "" || (len(groups) > 2 && groups[len(groups)-2] < 0)
+}
+
+// onlyBeginText reports whether re has no assertion other than ^.
+func onlyBeginText(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return false
+	}
+	for _, sub := range re.Sub {
+		if !onlyBeginText(sub) {
+			return false
+		}
+	}
+	return true
 }

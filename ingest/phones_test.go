@@ -87,3 +87,67 @@ func TestPhoneMatchesLibrary(t *testing.T) {
 	}
 	t.Logf("%d numbers checked, %d valid, %d on the E.164 fast path", checked, valid, fast)
 }
+
+// phoneCases are numbers around the E.164 fast path's edges: Italian
+// leading zeros, Argentina's national prefix that may match empty (and
+// its "15" mobile prefix, which it does strip), regions whose prefix is a
+// plain digit, and numbers that are not numbers.
+var phoneCases = [][2]string{
+	{"+390212171027", "IT"}, {"+390669252578", "VA"}, {"+390000000000", ""}, {"+39000000000000000", ""},
+	{"+3900", ""}, {"+39012", "IT"}, {"+393123456789", "IT"}, {"+541123298673", "AR"}, {"+5491123733275", "AR"},
+	{"+541115123456789", "AR"}, {"+5401123298673", ""}, {"+549115123456", "AR"}, {"+542214567890", ""},
+	{"+12015368074", "US"}, {"+11201536807", "US"}, {"+15145550123", "CA"}, {"+4402079460018", "GB"},
+	{"+442079460018", ""}, {"+74951234567", "RU"}, {"+78123456789", ""}, {"+5521987654321", "BR"},
+	{"+55021987654321", "BR"}, {"+52155123456789", "MX"}, {"+5215512345678", ""}, {"+8613812345678", "CN"},
+	{"+861381234567", ""}, {"+80012345678", ""}, {"+999", ""}, {"+1", "US"}, {"+12345", ""}, {"12015368074", "US"},
+}
+
+// checkPhone fails when normalizePhone differs from the library, or when
+// the fast path splits a number otherwise than the library's Parse.
+func checkPhone(t *testing.T, p, country string) {
+	t.Helper()
+	if got, want := normalizePhone(p, country), libraryPhone(p, country); got != want {
+		t.Errorf("normalizePhone(%q, %q) = %q, library gives %q", p, country, got, want)
+	}
+	cc, nsn, ok := plainE164(p)
+	if !ok {
+		return
+	}
+	n, err := phonenumbers.Parse(p, "ZZ")
+	if err != nil {
+		t.Errorf("plainE164(%q) = %d, %q; Parse fails: %v", p, cc, nsn, err)
+		return
+	}
+	if int(n.GetCountryCode()) != cc || phonenumbers.GetNationalSignificantNumber(n) != nsn {
+		t.Errorf("plainE164(%q) = %d, %q; Parse gives %d, %q", p, cc, nsn, n.GetCountryCode(), phonenumbers.GetNationalSignificantNumber(n))
+	}
+}
+
+func TestPhoneEdges(t *testing.T) {
+	for _, tc := range phoneCases {
+		for _, country := range []string{tc[1], "", "US", "IT", "AR"} {
+			checkPhone(t, tc[0], country)
+		}
+	}
+}
+
+func FuzzPhoneMatchesLibrary(f *testing.F) {
+	for _, tc := range phoneCases {
+		f.Add(tc[0], tc[1])
+	}
+	f.Fuzz(func(t *testing.T, p, country string) {
+		if len(country) > 3 {
+			country = country[:3]
+		}
+		checkPhone(t, p, country)
+		// Most mutations are not "+<digits>": check the E.164 form of
+		// the same digits too, which the fast path reads.
+		digits := []byte{'+'}
+		for i := 0; i < len(p); i++ {
+			if p[i] >= '0' && p[i] <= '9' {
+				digits = append(digits, p[i])
+			}
+		}
+		checkPhone(t, string(digits), country)
+	})
+}
