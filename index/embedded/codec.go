@@ -54,16 +54,16 @@ const numKeyword = 14
 
 // keywordSlot maps each keyword field to its slot in entry.terms; the order
 // is part of the on-disk format (codecVersion).
-var keywordSlot = map[index.Field]int{}
-
-func init() {
+var keywordSlot = func() map[index.Field]int {
 	if len(index.KeywordFields) != numKeyword {
 		panic("embedded: keyword field count changed; bump codecVersion and numKeyword")
 	}
+	m := map[index.Field]int{}
 	for i, f := range index.KeywordFields {
-		keywordSlot[f] = i
+		m[f] = i
 	}
-}
+	return m
+}()
 
 // codecVersion 2 stores the vector as binary16 (see half.go); version 1
 // entries (float32 vectors) are still read.
@@ -81,6 +81,23 @@ var domainSlot = func() int {
 	}
 	panic("embedded: no domain field")
 }()
+
+// Slots of the keyword fields newEntry fills, in the order it fills them.
+var (
+	slotCountry       = keywordSlot[index.CountryField]
+	slotState         = keywordSlot[index.StateField]
+	slotCity          = keywordSlot[index.CityField]
+	slotIndustry      = keywordSlot[index.IndustryField]
+	slotEmployees     = keywordSlot[index.EmployeesField]
+	slotRevenue       = keywordSlot[index.RevenueField]
+	slotBusinessModel = keywordSlot[index.BusinessModelField]
+	slotSocial        = keywordSlot[index.SocialField]
+	slotLanguage      = keywordSlot[index.LanguageField]
+	slotVendor        = keywordSlot[index.VendorField]
+	slotSubdomain     = keywordSlot[index.SubdomainField]
+	slotStatus        = keywordSlot[index.StatusField]
+	slotMXProvider    = keywordSlot[index.MXProviderField]
+)
 
 func newEntry(c *record.Company, vec []float32) entry {
 	e := entry{vector: vec, score: c.Score, start: noDate}
@@ -106,35 +123,125 @@ func newEntry(c *record.Company, vec []float32) entry {
 	if c.Address.State != "" {
 		e.flags |= flagState
 	}
-	set := func(f index.Field, v ...string) {
-		var out []string
+	// Every term of the entry goes into one array (a slice per field was
+	// a dozen allocations per company); each field's slice is capped so
+	// an append to it cannot reach the next field's terms. A field without
+	// terms stays nil.
+	all := make([]string, 0, 9+len(c.IndustryGroups)+len(c.BusinessModels)+len(c.SocialURLs)+
+		len(c.Languages)+len(c.Vendors)+len(c.Subdomains))
+	from := 0
+	done := func(slot int) {
+		if len(all) > from {
+			e.terms[slot] = all[from:len(all):len(all)]
+		}
+		from = len(all)
+	}
+	one := func(slot int, s string) {
+		if s != "" {
+			all = append(all, s)
+		}
+		done(slot)
+	}
+	list := func(slot int, v []string) {
 		for _, s := range v {
 			if s != "" {
-				out = append(out, s)
+				all = append(all, s)
 			}
 		}
-		e.terms[keywordSlot[f]] = out
+		done(slot)
 	}
-	set(index.DomainField, c.Domain)
-	set(index.CountryField, c.Address.Country)
-	set(index.StateField, c.Address.State)
-	set(index.CityField, c.Address.City)
-	set(index.IndustryField, c.Industries()...)
-	set(index.EmployeesField, c.Employees)
-	set(index.RevenueField, c.RevenueRange)
-	set(index.BusinessModelField, c.BusinessModels...)
-	set(index.SocialField, c.SocialNetworks()...)
-	set(index.LanguageField, c.Languages...)
-	set(index.VendorField, c.Vendors...)
-	set(index.SubdomainField, c.Subdomains...)
-	set(index.StatusField, c.Status.Status)
-	set(index.MXProviderField, c.MXProvider)
+	one(domainSlot, c.Domain)
+	one(slotCountry, c.Address.Country)
+	one(slotState, c.Address.State)
+	one(slotCity, c.Address.City)
+	appendIndustries(&all, c.IndustryGroups)
+	done(slotIndustry)
+	one(slotEmployees, c.Employees)
+	one(slotRevenue, c.RevenueRange)
+	list(slotBusinessModel, c.BusinessModels)
+	// c.SocialNetworks(), without its slice.
+	for _, u := range c.SocialURLs {
+		if n := record.SocialNetworkOf(u); n != "" && !slices.Contains(all[from:], n) {
+			all = append(all, n)
+		}
+	}
+	done(slotSocial)
+	list(slotLanguage, c.Languages)
+	list(slotVendor, c.Vendors)
+	list(slotSubdomain, c.Subdomains)
+	one(slotStatus, c.Status.Status)
+	one(slotMXProvider, c.MXProvider)
 	return e
+}
+
+// appendIndustries appends the non-empty keys of groups in the order of
+// c.Industries(): highest score first, then by name.
+func appendIndustries(all *[]string, groups map[string]float64) {
+	type group struct {
+		name  string
+		score float64
+	}
+	var buf [8]group
+	gs := buf[:0]
+	for k, v := range groups {
+		if k != "" {
+			gs = append(gs, group{k, v})
+		}
+	}
+	less := func(a, b *group) bool {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return a.name < b.name
+	}
+	if len(gs) > 16 {
+		slices.SortFunc(gs, func(a, b group) int {
+			switch {
+			case less(&a, &b):
+				return -1
+			case less(&b, &a):
+				return 1
+			}
+			return 0
+		})
+	} else {
+		for i := 1; i < len(gs); i++ {
+			for j := i; j > 0 && less(&gs[j], &gs[j-1]); j-- {
+				gs[j], gs[j-1] = gs[j-1], gs[j]
+			}
+		}
+	}
+	for _, g := range gs {
+		*all = append(*all, g.name)
+	}
 }
 
 var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// parseDay returns the days from 1970-01-01 to a YYYY-MM-DD date. The
+// usual date is read here; anything else (a malformed or impossible date,
+// or a year outside 1700-2200, where the time.Duration below saturates)
+// goes to time.Parse.
 func parseDay(s string) (int32, bool) {
+	if len(s) == 10 && s[4] == '-' && s[7] == '-' {
+		digit := func(i int) int { return int(s[i]) - '0' }
+		ok := true
+		for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+			ok = ok && s[i] >= '0' && s[i] <= '9'
+		}
+		if ok {
+			y := digit(0)*1000 + digit(1)*100 + digit(2)*10 + digit(3)
+			m := digit(5)*10 + digit(6)
+			d := digit(8)*10 + digit(9)
+			if y >= 1700 && y <= 2200 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(m, y) {
+				return int32(daysFromCivil(y, m, d)), true
+			}
+		}
+	}
+	return parseDaySlow(s)
+}
+
+func parseDaySlow(s string) (int32, bool) {
 	if s == "" {
 		return 0, false
 	}
@@ -143,6 +250,33 @@ func parseDay(s string) (int32, bool) {
 		return 0, false
 	}
 	return int32(t.Sub(epoch).Hours() / 24), true
+}
+
+func daysIn(m, y int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the day number of a proleptic Gregorian date, 0 at
+// 1970-01-01 (Howard Hinnant's days_from_civil).
+func daysFromCivil(y, m, d int) int {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400 // y > 0 here
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
 
 func (e *entry) marshal(dst []byte) []byte {
@@ -468,27 +602,99 @@ func appendJSONScores(b []byte, m map[string]float64) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	var buf [16]string
-	keys := buf[:0]
-	for k := range m {
-		keys = append(keys, k)
+	// Pairs, not keys, so the values need no second map lookup; the
+	// first eight bytes of each key, big-endian, order most pairs without
+	// a string comparison.
+	type score struct {
+		prefix uint64
+		key    string
+		v      float64
 	}
-	slices.Sort(keys)
+	var buf [16]score
+	kv := buf[:0]
+	for k, v := range m {
+		kv = append(kv, score{keyPrefix(k), k, v})
+	}
+	less := func(a, b *score) bool {
+		if a.prefix != b.prefix {
+			return a.prefix < b.prefix
+		}
+		return a.key < b.key
+	}
+	if len(kv) > 32 {
+		slices.SortFunc(kv, func(a, b score) int {
+			if less(&a, &b) {
+				return -1
+			}
+			return 1 // keys are distinct
+		})
+	} else {
+		for i := 1; i < len(kv); i++ {
+			for j := i; j > 0 && less(&kv[j], &kv[j-1]); j-- {
+				kv[j], kv[j-1] = kv[j-1], kv[j]
+			}
+		}
+	}
 	b = append(b, '{')
-	for i, k := range keys {
+	for i := range kv {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = appendJSONString(b, kv[i].key)
 		b = append(b, ':')
-		b = appendJSONFloat(b, m[k])
+		b = appendJSONFloat(b, kv[i].v)
 	}
 	return append(b, '}')
+}
+
+// keyPrefix returns the first eight bytes of s as a big-endian number,
+// zero-padded: a < b as numbers means s < t as strings; equal numbers
+// leave the order to the strings.
+func keyPrefix(s string) uint64 {
+	if len(s) >= 8 {
+		return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+			uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+	}
+	var p uint64
+	for i := range 8 {
+		p <<= 8
+		if i < len(s) {
+			p |= uint64(s[i])
+		}
+	}
+	return p
 }
 
 // appendJSONFloat formats a finite float64 as encoding/json does (ES6
 // number formatting).
 func appendJSONFloat(b []byte, f float64) []byte {
+	if f >= 0 && f <= 1 {
+		// Scores are mostly thousandths (or hundredths) in [0, 1]; their
+		// text is looked up, not formatted, when f is exactly one.
+		t := &jsonThousandths[int(f*1000+0.5)]
+		if t.bits == math.Float64bits(f) {
+			return append(b, t.text[:t.n]...)
+		}
+	}
+	return formatJSONFloat(b, f)
+}
+
+// jsonThousandths holds the text formatJSONFloat writes for k/1000, k in
+// 0..1000.
+var jsonThousandths = func() (t [1001]struct {
+	bits uint64
+	n    uint8
+	text [7]byte
+}) {
+	for k := range t {
+		f := float64(k) / 1000
+		t[k].bits = math.Float64bits(f)
+		t[k].n = uint8(copy(t[k].text[:], formatJSONFloat(nil, f)))
+	}
+	return t
+}()
+
+func formatJSONFloat(b []byte, f float64) []byte {
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
@@ -515,15 +721,17 @@ func le64(s string, i int) uint64 {
 }
 
 // jsonSafe8 reports whether every byte of x is one jsonSafe marks: no high
-// bit, none below 0x20, none of " \ < > &. The zero-byte tests may report
+// bit, none below 0x20, none of " \\ < > &. The zero-byte tests may report
 // a byte that is safe as unsafe (a borrow), never the reverse, so a false
-// answer only means the bytes are looked at one by one.
+// answer only means the bytes are looked at one by one. '"' and '&' (and
+// '<' and '>') differ in one bit, so one test finds either; the function
+// is small enough to inline, not a call per word.
 func jsonSafe8(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	bad := x&highs | (x-ones*0x20)&^x&highs |
-		zero(x^(ones*'"')) | zero(x^(ones*'\\')) | zero(x^(ones*'<')) | zero(x^(ones*'>')) | zero(x^(ones*'&'))
-	return bad == 0
+	const ones = 0x0101010101010101
+	qa := x | ones*0x04 ^ ones*'&'
+	lg := x | ones*0x02 ^ ones*'>'
+	bs := x ^ ones*'\\'
+	return (x|(x-ones*0x20)&^x|(qa-ones)&^qa|(lg-ones)&^lg|(bs-ones)&^bs)&(ones*0x80) == 0
 }
 
 // jsonSafe marks the ASCII bytes encoding/json writes as they are (it
@@ -544,13 +752,20 @@ func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Eight plain ASCII bytes at a time: profiles are mostly text
 		// that needs no escape.
-		if i+8 <= len(s) && jsonSafe8(le64(s, i)) {
+		for i+8 <= len(s) && jsonSafe8(le64(s, i)) {
 			i += 8
-			continue
+		}
+		// A byte of the next eight (or of the tail) needs a look.
+		for end := min(i+8, len(s)); i < end && s[i] < utf8.RuneSelf && jsonSafe[s[i]]; {
+			i++
+		}
+		if i == len(s) {
+			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {
+				// A borrow in the word test: nothing to escape here.
 				i++
 				continue
 			}
