@@ -373,12 +373,17 @@ func (tk *tokenizer) flushWord(out termSink) {
 var space = []byte{' '}
 
 // flushCJK emits the character bigrams of a run (the lone character of a
-// one-character run). The run stands apart from word bigrams.
+// one-character run). The run stands apart from word bigrams. Called at
+// every word and separator, almost always without a run: the check is
+// inlined, the work is not.
 func (tk *tokenizer) flushCJK(out termSink) {
-	n := len(tk.cjkEnds)
-	if n == 0 {
-		return
+	if len(tk.cjkEnds) != 0 {
+		tk.flushCJKRun(out)
 	}
+}
+
+func (tk *tokenizer) flushCJKRun(out termSink) {
+	n := len(tk.cjkEnds)
 	tk.hasPrev = false
 	if n == 1 {
 		tk.emit(out, tk.cjk, fnvAdd(fnvOffset, tk.cjk))
