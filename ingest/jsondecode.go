@@ -47,6 +47,7 @@ type jsonDecoder struct {
 	// map is allocated once at its final size rather than grown.
 	strs []string
 	nums []float64
+	used int // the most of strs this record filled, for release to clear
 
 	// lineCopy is a copy of the line that the record's strings are made
 	// over: the line itself is the reader's buffer and changes with the
@@ -85,7 +86,10 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 // its record, and without scratch grown large by an unusual line.
 func (d *jsonDecoder) release() {
 	d.b, d.lineCopy = nil, nil
-	clear(d.strs[:cap(d.strs)])
+	// Only what this record used: clearing all of a capacity grown by one
+	// long list cost every later record.
+	clear(d.strs[:min(d.used, cap(d.strs))])
+	d.used = 0
 	if cap(d.buf) > 1<<16 {
 		d.buf = nil
 	}
@@ -379,6 +383,10 @@ func plainFloat(num []byte) (f float64, ok bool) {
 }
 
 func (d *jsonDecoder) score(dst *int) error {
+	if n, ok := d.plainInt(); ok {
+		*dst = n // what parseScore gives a small integer
+		return nil
+	}
 	s, ok, err := d.scalar("score")
 	if err != nil || !ok {
 		return err
@@ -390,84 +398,160 @@ func (d *jsonDecoder) status(c *record.Company) error {
 	if d.peek() != '{' {
 		return d.text("status", &c.Status.Status)
 	}
-	return d.members("status", func(key string) error {
+	done, err := d.openObject("status", "an object")
+	for !done && err == nil {
+		var key string
+		if key, err = d.memberName(); err != nil {
+			break
+		}
 		switch key {
 		case "status":
-			return d.text("status", &c.Status.Status)
+			err = d.text("status", &c.Status.Status)
 		case "confidence":
-			return d.number("status.confidence", &c.Status.Confidence)
+			err = d.number("status.confidence", &c.Status.Confidence)
+		default:
+			err = d.skip(0)
 		}
-		return d.skip(0)
-	})
+		if err == nil {
+			done, err = d.memberEnd()
+		}
+	}
+	return err
 }
 
-// members reads the object at d.i (null reads as empty), calling fn with
-// each member's canonical key and d.i at its value; fn must consume the
-// value.
-func (d *jsonDecoder) members(name string, fn func(key string) error) error {
-	return d.entries(name, "an object", func(key string) error { return fn(canonicalName(key)) })
-}
+// The members of the objects below the record (status, http_status,
+// growth, label scores) are read by a loop of openObject, memberKey (or
+// memberName), the value, and memberEnd, rather than through a callback:
+// a closure per object and a canonicalName string per key cost these
+// small objects more than their values did.
 
-// entries is members with the keys as written; want names the expected
-// value in a type error.
-func (d *jsonDecoder) entries(name, want string, fn func(key string) error) error {
+// openObject reads the start of the object at d.i; null reads as an
+// empty object, and any other value is a type error for name, want
+// naming what is expected. done reports that there is no member to read
+// (or an error).
+func (d *jsonDecoder) openObject(name, want string) (done bool, err error) {
 	switch d.peek() {
 	case '{':
 	case 'n':
-		return d.literal("null")
+		return true, d.literal("null")
 	default:
-		return d.typeError(name, want)
+		return true, d.typeError(name, want)
 	}
 	d.i++
 	d.ws()
 	if d.peek() == '}' {
 		d.i++
-		return nil
+		return true, nil
 	}
-	for {
-		d.ws()
-		if d.peek() != '"' {
-			return d.syntax("want a quoted field name")
+	return false, nil
+}
+
+// memberKey reads a member's key, as scanString gives it, and the ':'
+// after it, leaving d.i at the value.
+func (d *jsonDecoder) memberKey() (raw []byte, plain bool, err error) {
+	d.ws()
+	if d.peek() != '"' {
+		return nil, false, d.syntax("want a quoted field name")
+	}
+	if raw, plain, err = d.scanString(); err != nil {
+		return nil, false, err
+	}
+	d.ws()
+	if d.peek() != ':' {
+		return nil, false, d.syntax("want ':' after a field name")
+	}
+	d.i++
+	d.ws()
+	return raw, plain, nil
+}
+
+// memberName is memberKey with the key as canonicalName gives it.
+func (d *jsonDecoder) memberName() (string, error) {
+	raw, plain, err := d.memberKey()
+	if err != nil {
+		return "", err
+	}
+	if plain && isCanonical(raw) {
+		return d.str(raw), nil // as canonicalName would give it
+	}
+	return canonicalName(d.key(raw, plain)), nil
+}
+
+// isCanonical reports that canonicalName leaves name as it is, without
+// its allocation: only lower-case letters, digits and underscores.
+func isCanonical(name []byte) bool {
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
 		}
-		raw, plain, err := d.scanString()
-		if err != nil {
-			return err
-		}
-		var key string
-		if plain {
-			key = d.str(raw)
-		} else {
-			key = d.unescape(raw)
-		}
-		d.ws()
-		if d.peek() != ':' {
-			return d.syntax("want ':' after a field name")
-		}
+	}
+	return true
+}
+
+// key returns a string that scanString read as raw.
+func (d *jsonDecoder) key(raw []byte, plain bool) string {
+	if plain {
+		return d.str(raw)
+	}
+	return d.unescape(raw)
+}
+
+// memberEnd reads what follows a member's value; done at the end of the
+// object (or on an error).
+func (d *jsonDecoder) memberEnd() (done bool, err error) {
+	d.ws()
+	switch d.peek() {
+	case ',':
 		d.i++
-		d.ws()
-		if err := fn(key); err != nil {
-			return err
-		}
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return nil
-		default:
-			return d.syntax("want ',' or '}' after a value")
-		}
+		return false, nil
+	case '}':
+		d.i++
+		return true, nil
 	}
+	return true, d.syntax("want ',' or '}' after a value")
 }
 
 // integer reads a whole number (or its text); null leaves dst alone.
 func (d *jsonDecoder) integer(name string, dst *int) error {
+	if n, ok := d.plainInt(); ok {
+		*dst = n // what parseInt gives a small integer
+		return nil
+	}
 	s, ok, err := d.scalar(name)
 	if err != nil || !ok {
 		return err
 	}
 	return parseInt(name, dst, s)
+}
+
+// plainInt reads a JSON integer below 1e9 in magnitude, which parseInt
+// would take as it is, without making it a string; ok is false, with d.i
+// unchanged, for any other value, which the general path then reads.
+func (d *jsonDecoder) plainInt() (n int, ok bool) {
+	if c := d.peek(); c != '-' && (c < '0' || c > '9') {
+		return 0, false
+	}
+	start := d.i
+	num, err := d.scanNumber()
+	digits := num
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if err != nil || len(digits) > 9 {
+		d.i = start
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			d.i = start
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(digits) < len(num) {
+		n = -n
+	}
+	return n, true
 }
 
 // integers reads an array of whole numbers, or a "1;2;3" string.
@@ -538,35 +622,54 @@ func (d *jsonDecoder) plainInts() (out []int, ok bool) {
 }
 
 func (d *jsonDecoder) httpStatus(c *record.Company) error {
-	return d.members("http_status", func(key string) error {
+	done, err := d.openObject("http_status", "an object")
+	for !done && err == nil {
+		var key string
+		if key, err = d.memberName(); err != nil {
+			break
+		}
 		switch key {
 		case "status_code", "code":
-			return d.integer("http_status.status_code", &c.HTTPStatusOrNew().Code)
+			err = d.integer("http_status.status_code", &c.HTTPStatusOrNew().Code)
 		case "status_reason", "reason":
-			return d.text("http_status.status_reason", &c.HTTPStatusOrNew().Reason)
+			err = d.text("http_status.status_reason", &c.HTTPStatusOrNew().Reason)
 		case "record_date":
-			return d.text("http_status.record_date", &c.HTTPStatusOrNew().RecordDate)
+			err = d.text("http_status.record_date", &c.HTTPStatusOrNew().RecordDate)
+		default:
+			err = d.skip(0)
 		}
-		return d.skip(0)
-	})
+		if err == nil {
+			done, err = d.memberEnd()
+		}
+	}
+	return err
 }
 
 func (d *jsonDecoder) growth(c *record.Company) error {
-	return d.members("growth", func(key string) error {
-		g := c.GrowthOrNew()
+	done, err := d.openObject("growth", "an object")
+	for !done && err == nil {
+		var key string
+		if key, err = d.memberName(); err != nil {
+			break
+		}
+		g := c.GrowthOrNew() // any member, even an unknown one, makes a growth
 		switch key {
 		case "through":
 			var s string
-			err := d.text("growth.through", &s)
+			err = d.text("growth.through", &s)
 			g.Through = record.Quarter(s)
-			return err
 		case "scores":
-			return d.integers("growth.scores", &g.Scores)
+			err = d.integers("growth.scores", &g.Scores)
 		case "subdomains":
-			return d.integers("growth.subdomains", &g.Subdomains)
+			err = d.integers("growth.subdomains", &g.Subdomains)
+		default:
+			err = d.skip(0)
 		}
-		return d.skip(0)
-	})
+		if err == nil {
+			done, err = d.memberEnd()
+		}
+	}
+	return err
 }
 
 // list reads an array of strings (numbers are taken as their text, nulls
@@ -587,21 +690,33 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 		return d.typeError(name, "an array of strings")
 	}
 	d.i++
-	out := d.strs[:0]
+	out, err := d.listItems(name, d.strs[:0])
+	d.strs, d.used = out[:0], max(d.used, len(out))
+	if err == nil {
+		*dst = nil
+		if len(out) > 0 {
+			*dst = append([]string(nil), out...)
+		}
+	}
+	return err
+}
+
+// listItems reads the elements of an array of strings after its '[',
+// appending them to out.
+func (d *jsonDecoder) listItems(name string, out []string) ([]string, error) {
 	d.ws()
 	if d.peek() == ']' {
 		d.i++
-		*dst = nil
-		return nil
+		return out, nil
 	}
 	for {
 		d.ws()
 		if c := d.peek(); c == '[' || c == '{' || c == 't' || c == 'f' {
-			return d.typeError(name, "an array of strings")
+			return out, d.typeError(name, "an array of strings")
 		}
 		s, ok, err := d.scalar(name)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if ok {
 			out = append(out, s)
@@ -612,14 +727,9 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 			d.i++
 		case ']':
 			d.i++
-			*dst = nil
-			if len(out) > 0 {
-				*dst = append([]string(nil), out...)
-			}
-			d.strs = out[:0]
-			return nil
+			return out, nil
 		default:
-			return d.syntax("want ',' or ']' after an array element")
+			return out, d.syntax("want ',' or ']' after an array element")
 		}
 	}
 }
@@ -639,19 +749,26 @@ func (d *jsonDecoder) scores(name string, dst *map[string]float64) error {
 		return d.typeError(name, want)
 	}
 	keys, vals := d.strs[:0], d.nums[:0]
-	err := d.entries(name, want, func(key string) error {
+	done, err := d.openObject(name, want)
+	for !done && err == nil {
+		raw, plain, kerr := d.memberKey()
+		if kerr != nil {
+			err = kerr
+			break
+		}
+		key := d.key(raw, plain)
 		var v float64
 		if c := d.peek(); c == '"' || c == 'n' || c == '-' || (c >= '0' && c <= '9') {
-			if err := d.memberNumber(name, key, &v); err != nil {
-				return err
-			}
+			err = d.memberNumber(name, key, &v)
 		} else {
-			return d.typeError(name+"."+key, "a number")
+			err = d.typeError(name+"."+key, "a number")
 		}
-		keys, vals = append(keys, key), append(vals, v)
-		return nil
-	})
-	d.strs, d.nums = keys[:0], vals[:0]
+		if err == nil {
+			keys, vals = append(keys, key), append(vals, v)
+			done, err = d.memberEnd()
+		}
+	}
+	d.strs, d.nums, d.used = keys[:0], vals[:0], max(d.used, len(keys))
 	if err == nil {
 		m := make(map[string]float64, len(keys))
 		for i, k := range keys {
