@@ -87,7 +87,12 @@ type Address struct {
 func (c *Company) Closed() bool { return c.Status.Status == StatusClosed }
 
 // Industries returns the company's industry labels, strongest first.
-func (c *Company) Industries() []string { return sortedKeys(c.IndustryGroups) }
+func (c *Company) Industries() []string {
+	if k := KeysByWeight(c.IndustryGroups); k != nil {
+		return k
+	}
+	return []string{} // an empty list, not null, in JSON
+}
 
 // SocialNetworks returns the distinct networks of the company's social URLs.
 func (c *Company) SocialNetworks() []string {

@@ -1,8 +1,9 @@
 package record
 
 import (
+	"cmp"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -181,17 +182,31 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-// sortedKeys returns the keys of m by descending value, ties by key.
-func sortedKeys(m map[string]float64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// KeysByWeight returns the keys of m by descending weight, ties by key, so
+// a map always gives the same slice; nil for an empty map.
+func KeysByWeight(m map[string]float64) []string {
+	if len(m) == 0 {
+		return nil
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if m[out[i]] != m[out[j]] {
-			return m[out[i]] > m[out[j]]
+	type kw struct {
+		k string
+		w float64
+	}
+	// The pairs are sorted, not the keys: a comparison that looked both
+	// weights up in m cost more than the rest.
+	pairs := make([]kw, 0, len(m))
+	for k, w := range m {
+		pairs = append(pairs, kw{k, w})
+	}
+	slices.SortFunc(pairs, func(a, b kw) int {
+		if c := cmp.Compare(b.w, a.w); c != 0 {
+			return c
 		}
-		return out[i] < out[j]
+		return strings.Compare(a.k, b.k)
 	})
-	return out
+	keys := make([]string, len(pairs))
+	for i, p := range pairs {
+		keys[i] = p.k
+	}
+	return keys
 }

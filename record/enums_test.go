@@ -1,7 +1,12 @@
 package record
 
 import (
+	"maps"
+	"math/rand/v2"
 	"net/url"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -108,4 +113,43 @@ func FuzzSocialNetworkOf(f *testing.F) {
 			t.Errorf("SocialNetworkOf(%q) = %q, url.Parse gives %q", raw, got, want)
 		}
 	})
+}
+
+func TestKeysByWeight(t *testing.T) {
+	for _, tc := range []struct {
+		m    map[string]float64
+		want []string
+	}{
+		{nil, nil},
+		{map[string]float64{}, nil},
+		{map[string]float64{"b": 0.5, "a": 0.5, "c": 0.9, "d": 0}, []string{"c", "a", "b", "d"}},
+		{map[string]float64{"x": -0.0, "w": 0}, []string{"w", "x"}},
+	} {
+		if got := KeysByWeight(tc.m); !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("KeysByWeight(%v) = %#v, want %#v", tc.m, got, tc.want)
+		}
+	}
+	// An industry list is empty, not nil: it is [] in JSON.
+	if got := (&Company{}).Industries(); got == nil || len(got) != 0 {
+		t.Errorf("Industries() of no groups = %#v, want an empty list", got)
+	}
+	// Against sorting the keys with the weights looked up in the map, on
+	// random maps with many ties.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		m := map[string]float64{}
+		for range rng.IntN(20) {
+			m[strconv.Itoa(rng.IntN(50))] = float64(rng.IntN(5)) / 4
+		}
+		want := slices.Collect(maps.Keys(m))
+		sort.Slice(want, func(i, j int) bool {
+			if m[want[i]] != m[want[j]] {
+				return m[want[i]] > m[want[j]]
+			}
+			return want[i] < want[j]
+		})
+		if got := KeysByWeight(m); len(m) > 0 && !slices.Equal(got, want) {
+			t.Fatalf("KeysByWeight(%v) = %v, want %v", m, got, want)
+		}
+	}
 }

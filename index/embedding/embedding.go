@@ -12,9 +12,7 @@
 package embedding
 
 import (
-	"cmp"
 	"errors"
-	"slices"
 
 	"github.com/openprospect/prospectd/record"
 )
@@ -45,39 +43,11 @@ func DocOf(c record.Company) Doc {
 		Name:        c.Name,
 		Description: c.Description,
 		SiteText:    c.SiteText,
-		Keywords:    keysByWeight(c.Keywords),
+		Keywords:    record.KeysByWeight(c.Keywords),
 		Industries:  c.Industries(),
 	}
 }
 
-// keysByWeight returns m's keys by descending weight, then by key, so a
-// company always gives the same Doc.
-func keysByWeight(m map[string]float64) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	type kw struct {
-		k string
-		w float64
-	}
-	// The pairs are sorted, not the keys: a comparison that looked both
-	// weights up in m cost more than the rest of DocOf.
-	pairs := make([]kw, 0, len(m))
-	for k, w := range m {
-		pairs = append(pairs, kw{k, w})
-	}
-	slices.SortFunc(pairs, func(a, b kw) int {
-		if c := cmp.Compare(b.w, a.w); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.k, b.k)
-	})
-	keys := make([]string, len(pairs))
-	for i, p := range pairs {
-		keys[i] = p.k
-	}
-	return keys
-}
 
 // Embedder turns documents and query text into vectors of one space.
 //
