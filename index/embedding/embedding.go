@@ -48,7 +48,6 @@ func DocOf(c record.Company) Doc {
 	}
 }
 
-
 // Embedder turns documents and query text into vectors of one space.
 //
 // Vectors are unit length (L2 norm 1 within float32 rounding), of length
