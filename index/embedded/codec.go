@@ -284,9 +284,7 @@ func (e *entry) marshal(dst []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(e.vector)))
 	at := len(dst)
 	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
-	for i, x := range e.vector {
-		binary.LittleEndian.PutUint16(dst[at+2*i:], halfBits(x))
-	}
+	putHalfs(dst[at:], e.vector)
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))
 	dst = append(dst, e.flags)
@@ -348,10 +346,7 @@ func (e *entry) decode(b []byte, in interner) error {
 	}
 	e.halfRounded = width == 2
 	if width == 2 {
-		half := halfValues
-		for i := range e.vector {
-			e.vector[i] = half[binary.LittleEndian.Uint16(b[i*2:])]
-		}
+		getHalfs(e.vector, b)
 	} else {
 		for i := range e.vector {
 			e.vector[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))

@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/x448/float16"
@@ -28,11 +29,49 @@ func halfBits(f float32) uint16 {
 	return uint16(r>>16&0x8000 | ((r>>23&0xff)-112)<<10 | r>>13&0x3ff)
 }
 
+// putHalfs writes the binary16 of each src[i], little-endian, to
+// dst[2i:2i+2].
+func putHalfs(dst []byte, src []float32) {
+	dst = dst[:2*len(src)]
+	n := 0
+	if useF16C {
+		if n = len(src) &^ 7; n > 0 {
+			halfsF16C(&dst[0], &src[0], n)
+		}
+	}
+	for i := n; i < len(src); i++ {
+		binary.LittleEndian.PutUint16(dst[2*i:], halfBits(src[i]))
+	}
+}
+
 // roundHalf sets dst[i] to src[i] rounded to binary16 precision.
 func roundHalf(dst, src []float32) {
+	src = src[:len(dst)]
+	n := 0
+	if useF16C {
+		if n = len(dst) &^ 7; n > 0 {
+			roundHalfF16C(&dst[0], &src[0], n)
+		}
+	}
 	half := halfValues
-	for i, f := range src[:len(dst)] {
-		dst[i] = half[halfBits(f)]
+	for i := n; i < len(dst); i++ {
+		dst[i] = half[halfBits(src[i])]
+	}
+}
+
+// getHalfs sets dst[i] to the value of the little-endian binary16 in
+// src[2i:2i+2].
+func getHalfs(dst []float32, src []byte) {
+	src = src[:2*len(dst)]
+	n := 0
+	if useF16C {
+		if n = len(dst) &^ 7; n > 0 {
+			halfValuesF16C(&dst[0], &src[0], n)
+		}
+	}
+	half := halfValues
+	for i := n; i < len(dst); i++ {
+		dst[i] = half[binary.LittleEndian.Uint16(src[2*i:])]
 	}
 }
 
