@@ -606,9 +606,7 @@ func normalizeKeywords(in map[string]float64) (map[string]float64, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("keywords: score of %q is not a number", k)
 		}
-		if k == "" || k != strings.ToLower(strings.TrimSpace(k)) || !utf8.ValidString(k) {
-			canonical = false
-		}
+		canonical = canonical && canonicalKeyword(k)
 	}
 	if canonical {
 		return in, nil
@@ -623,6 +621,36 @@ func normalizeKeywords(in map[string]float64) (map[string]float64, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// canonicalKeyword reports whether normalizeKeywords keeps the label k as
+// it is: non-empty, trimmed, lower-case, valid UTF-8. An ASCII label, the
+// usual one, is checked in one pass without the copies and Unicode tables
+// of ToLower and TrimSpace; TestCanonicalKeyword compares the two.
+func canonicalKeyword(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c >= utf8.RuneSelf:
+			return canonicalKeywordUnicode(k)
+		case c >= 'A' && c <= 'Z':
+			return false
+		}
+	}
+	return !isASCIISpace(k[0]) && !isASCIISpace(k[len(k)-1])
+}
+
+// canonicalKeywordUnicode is canonicalKeyword for any label, the reference
+// its ASCII pass must agree with.
+func canonicalKeywordUnicode(k string) bool {
+	return k != "" && k == strings.ToLower(strings.TrimSpace(k)) && utf8.ValidString(k)
+}
+
+// isASCIISpace reports whether c is one of the ASCII bytes TrimSpace trims.
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func normalizeEmployees(s string) (string, error) {

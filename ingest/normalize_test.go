@@ -279,3 +279,29 @@ func TestIndustryLabelsCanonical(t *testing.T) {
 		}
 	}
 }
+
+var keywordCases = []string{
+	"", " ", "a", "stem toys", "Stem toys", " stem", "stem ", "stem\t", "\vstem", "stem\f", "\rstem", "stem\n",
+	"a\tb", "a  b", "x\x00", "\x00x", "zürich", "Zürich", "ZÜRICH", "\u00a0stem", "stem\u0085", "stem\u2003",
+	"\xff", "a\xffb", "İstanbul", "ǅ", "ǆ", "ꭰ", "\u212a", "k8s", "c++", "@home", "[x]", "Z", "z", "_",
+}
+
+// TestCanonicalKeyword compares the ASCII pass with the general check.
+func TestCanonicalKeyword(t *testing.T) {
+	for _, k := range keywordCases {
+		if got, want := canonicalKeyword(k), canonicalKeywordUnicode(k); got != want {
+			t.Errorf("canonicalKeyword(%q) = %v, want %v", k, got, want)
+		}
+	}
+}
+
+func FuzzCanonicalKeyword(f *testing.F) {
+	for _, k := range keywordCases {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		if got, want := canonicalKeyword(k), canonicalKeywordUnicode(k); got != want {
+			t.Errorf("canonicalKeyword(%q) = %v, want %v", k, got, want)
+		}
+	})
+}
