@@ -764,6 +764,17 @@ func (n *normalizer) rootDomain(s string) string {
 // with dots are taken as relative ("eu.api"), so a stored value
 // normalizes to itself.
 func subdomainOf(s, root string) string {
+	if validLabel(s) && s != root {
+		// Most values are one lower-case label ("www", "blog"), which
+		// the general path below would return as it is, after several
+		// scans of it; TestSubdomainOf compares the two.
+		return s
+	}
+	return subdomainOfHost(s, root)
+}
+
+// subdomainOfHost is subdomainOf for any value.
+func subdomainOfHost(s, root string) string {
 	h := strings.ToLower(s)
 	if i := strings.Index(h, "://"); i >= 0 {
 		h = h[i+3:]

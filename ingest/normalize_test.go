@@ -305,3 +305,32 @@ func FuzzCanonicalKeyword(f *testing.F) {
 		}
 	})
 }
+
+var subdomainCases = [][2]string{
+	{"www", "acme.com"}, {"blog", "acme.com"}, {"WWW", "acme.com"}, {"eu.api", "acme.com"}, {"shop.acme.com", "acme.com"},
+	{"https://shop.acme.com/x", "acme.com"}, {"acme.com", "acme.com"}, {"-x", "acme.com"}, {"x-", "acme.com"},
+	{"a_b", "acme.com"}, {"", "acme.com"}, {"x:80", "acme.com"}, {"shop.", "acme.com"}, {"com", "com"}, {"acme", "acme"},
+	{strings.Repeat("a", 63), "acme.com"}, {strings.Repeat("a", 64), "acme.com"}, {"ünï", "acme.com"}, {"a b", "acme.com"},
+	{"x.acme.com.acme.com", "acme.com"}, {"0", "acme.com"}, {"xn--mnchen-3ya", "acme.com"}, {"a/b", "acme.com"},
+}
+
+// TestSubdomainOf compares subdomainOf, with its one-label fast path, with
+// the general path.
+func TestSubdomainOf(t *testing.T) {
+	for _, tc := range subdomainCases {
+		if got, want := subdomainOf(tc[0], tc[1]), subdomainOfHost(tc[0], tc[1]); got != want {
+			t.Errorf("subdomainOf(%q, %q) = %q, want %q", tc[0], tc[1], got, want)
+		}
+	}
+}
+
+func FuzzSubdomainOf(f *testing.F) {
+	for _, tc := range subdomainCases {
+		f.Add(tc[0], tc[1])
+	}
+	f.Fuzz(func(t *testing.T, s, root string) {
+		if got, want := subdomainOf(s, root), subdomainOfHost(s, root); got != want {
+			t.Errorf("subdomainOf(%q, %q) = %q, want %q", s, root, got, want)
+		}
+	})
+}
