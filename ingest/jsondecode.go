@@ -49,6 +49,14 @@ type jsonDecoder struct {
 	nums []float64
 	used int // the most of strs this record filled, for release to clear
 
+	// listed is the record's lists, one after another: one allocation for
+	// most records rather than one per list. listHint is how many strings
+	// the previous record's lists had, so that a record like it fills a
+	// single allocation; decoders of one CSV cell start at 0, an exact
+	// size.
+	listed          []string
+	listN, listHint int
+
 	// lineCopy is a copy of the line that the record's strings are made
 	// over: the line itself is the reader's buffer and changes with the
 	// next one. Copying it whole takes one allocation per record and no
@@ -85,7 +93,8 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 // release returns d to jsonDecoders, without the line or the strings of
 // its record, and without scratch grown large by an unusual line.
 func (d *jsonDecoder) release() {
-	d.b, d.lineCopy = nil, nil
+	d.b, d.lineCopy, d.listed = nil, nil, nil
+	d.listHint, d.listN = min(d.listN, 1<<10), 0
 	// Only what this record used: clearing all of a capacity grown by one
 	// long list cost every later record.
 	clear(d.strs[:min(d.used, cap(d.strs))])
@@ -102,6 +111,10 @@ func (d *jsonDecoder) release() {
 func (d *jsonDecoder) syntax(msg string) error { return &jsonSyntaxError{off: d.i, msg: msg} }
 
 func (d *jsonDecoder) ws() {
+	// Exported lines are mostly compact: one comparison passes most calls.
+	if d.i < len(d.b) && d.b[d.i] > ' ' {
+		return
+	}
 	for d.i < len(d.b) {
 		switch d.b[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -302,7 +315,11 @@ func (d *jsonDecoder) optionalText(name string, dst **string) error {
 	switch {
 	case err != nil:
 	case ok:
-		*dst = &s
+		// A new variable here, not s, so that the usual null costs no
+		// allocation.
+		p := new(string)
+		*p = s
+		*dst = p
 	default:
 		*dst = nil
 	}
@@ -693,12 +710,26 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 	out, err := d.listItems(name, d.strs[:0])
 	d.strs, d.used = out[:0], max(d.used, len(out))
 	if err == nil {
-		*dst = nil
-		if len(out) > 0 {
-			*dst = append([]string(nil), out...)
-		}
+		*dst = d.keepList(out)
 	}
 	return err
+}
+
+// keepList copies a list of the record out of scratch into d.listed, nil
+// for none. The list's capacity ends at its length, so that appending to
+// it cannot overwrite the next list.
+func (d *jsonDecoder) keepList(out []string) []string {
+	n := len(out)
+	if n == 0 {
+		return nil
+	}
+	if cap(d.listed)-len(d.listed) < n {
+		d.listed = make([]string, 0, max(n, d.listHint-d.listN))
+	}
+	at := len(d.listed)
+	d.listed = append(d.listed, out...)
+	d.listN += n
+	return d.listed[at : at+n : at+n]
 }
 
 // listItems reads the elements of an array of strings after its '[',
@@ -1077,7 +1108,12 @@ func (d *jsonDecoder) str(raw []byte) string {
 // too, and a line without strings needs none.
 func (d *jsonDecoder) offset(raw []byte) int {
 	if d.lineCopy == nil {
-		d.lineCopy = bytes.Clone(d.b) // not zeroed before the copy, unlike make
+		// A make followed by a copy between plain variables allocates
+		// without zeroing (bytes.Clone clears its size class's tail).
+		b := d.b
+		c := make([]byte, len(b))
+		copy(c, b)
+		d.lineCopy = c
 	}
 	return int(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) - uintptr(unsafe.Pointer(unsafe.SliceData(d.b))))
 }
