@@ -6,7 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/openprospect/prospectd/record"
 )
@@ -68,6 +71,21 @@ func identityVector(r *rand.Rand, n int) []float32 {
 	return v
 }
 
+// identityText returns up to n bytes of plain runs of random lengths
+// mixed with the strings of profileStrings.
+func identityText(r *rand.Rand, n int) string {
+	var b []byte
+	for len(b) < n {
+		if r.IntN(3) == 0 {
+			b = append(b, profileStrings[r.IntN(len(profileStrings))]...)
+		} else {
+			run := strings.Repeat("plain text ", 12)
+			b = append(b, run[:r.IntN(len(run))]...)
+		}
+	}
+	return string(b[:r.IntN(len(b)+1)])
+}
+
 func TestCodecIdentity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 17))
 	networks := []string{"https://www.linkedin.com/company/acme", "https://twitter.com/acme", "https://x.com/acme",
@@ -96,6 +114,11 @@ func TestCodecIdentity(t *testing.T) {
 				c.SocialURLs = append(c.SocialURLs, networks[rng.IntN(len(networks))])
 			}
 		}
+		if i%3 == 0 {
+			// Long text, where appendJSONString skips runs of plain
+			// bytes in blocks.
+			c.SiteText, c.Description = identityText(rng, 400), identityText(rng, 100)
+		}
 		checkIdentity(t, &c, identityVector(rng, rng.IntN(40)))
 	}
 	checkIdentity(t, &record.Company{}, nil)
@@ -104,6 +127,8 @@ func TestCodecIdentity(t *testing.T) {
 func FuzzCodecIdentity(f *testing.F) {
 	f.Add("acme.com", "Acme <&>", "caf\u00e9 \xff \u2014 \u00b7", "k\u2028", 0.87, 12, "2025-07-24", uint32(0x7f800001), uint64(1), true)
 	f.Add("", "", "", "", 1e-7, -1, "2023-02-29", uint32(0), uint64(2), false)
+	f.Add("x.com", strings.Repeat("long name ", 8)+"&", strings.Repeat("plain — text · ", 10)+"\u2028"+strings.Repeat("a", 70)+"\x7f",
+		strings.Repeat("k", 64)+"<", 0.25, 3, "2024-02-29", uint32(0x33000001), uint64(4), true)
 	f.Add("a", "b", "https://www.linkedin.com/company/a", "SAAS", 0.5, 0, "1677-09-21", uint32(0x387fe000), uint64(3), true)
 	f.Fuzz(func(t *testing.T, domain, name, text, key string, score float64, n int, date string, bits uint32, seed uint64, ptrs bool) {
 		c := record.Company{
@@ -153,6 +178,33 @@ func TestParseDayIdentity(t *testing.T) {
 			for m := 0; m <= 13; m++ {
 				for d := 0; d <= 32; d++ {
 					check(fmt.Sprintf("%04d-%02d-%02d", y, m, d))
+				}
+			}
+		}
+	}
+}
+
+// TestJSONPlain puts every byte value at every position of blocks of plain
+// bytes and checks where the block scan stops.
+func TestJSONPlain(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	for _, n := range []int{32, 64, 96} {
+		block := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz ~!#$%", n/32))
+		if got := jsonPlainAVX2(&block[0], n); got != n {
+			t.Fatalf("plain block of %d: stopped at %d", n, got)
+		}
+		for pos := range n {
+			for c := range 256 {
+				b := slices.Clone(block)
+				b[pos] = byte(c)
+				want := n
+				if c >= utf8.RuneSelf || !jsonSafe[c] {
+					want = pos
+				}
+				if got := jsonPlainAVX2(&b[0], n); got != want {
+					t.Fatalf("byte %#02x at %d of %d: stopped at %d, want %d", c, pos, n, got, want)
 				}
 			}
 		}

@@ -100,7 +100,7 @@ func refMarshalEntry(e *entry, dst []byte) []byte {
 }
 
 func refMarshalProfile(dst []byte, c *record.Company) ([]byte, error) {
-	if !profileEncoderCurrent || !finiteProfile(c) {
+	if !profileEncoderCurrent || !refFiniteProfile(c) {
 		b, err := json.Marshal(c)
 		return append(dst, b...), err
 	}
@@ -366,4 +366,19 @@ func refHalfBits(f float32) uint16 {
 	}
 	r := u + 0x0fff + (u >> 13 & 1)
 	return uint16(r>>16&0x8000 | ((r>>23&0xff)-112)<<10 | r>>13&0x3ff)
+}
+
+func refFiniteProfile(c *record.Company) bool {
+	ok := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+	if !ok(c.Status.Confidence) {
+		return false
+	}
+	for _, m := range [2]map[string]float64{c.Keywords, c.IndustryGroups} {
+		for _, v := range m {
+			if !ok(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
