@@ -929,7 +929,71 @@ func (d *jsonDecoder) skip(depth int) error {
 // scanString passes over a string at d.i and returns the bytes between
 // its quotes; plain reports that they are valid UTF-8 without escapes and
 // can be used as they are.
+//
+// Most strings are short (keys, dates, domains) and end within the first
+// two words scanned eight bytes at a time. A longer one (a description, a
+// site's text) is passed faster by finding its closing quote and any
+// backslash with bytes.IndexByte, which is vectorized, and then checking
+// the bytes before the quote for control characters, five operations a
+// word instead of the thirteen that stringStops takes to find all three.
+// Strings with escapes or control characters, and unterminated ones, are
+// left to scanStringSlow, which reports what is wrong.
 func (d *jsonDecoder) scanString() (raw []byte, plain bool, err error) {
+	start := d.i + 1 // after the opening quote
+	b := d.b
+	i := start
+	var high uint64 // the bytes passed, or-ed: whether any is non-ASCII
+	for range 2 {
+		if i+8 > len(b) {
+			return d.scanStringSlow()
+		}
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := stringStops(x); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			if b[i+n] != '"' {
+				return d.scanStringSlow()
+			}
+			high |= x & (1<<(8*n) - 1)
+			raw = b[start : i+n]
+			d.i = i + n + 1
+			return raw, high&swarHigh == 0 || utf8.Valid(raw), nil
+		}
+		high |= x
+		i += 8
+	}
+	q := bytes.IndexByte(b[i:], '"')
+	if q < 0 {
+		return d.scanStringSlow()
+	}
+	run := b[i : i+q]
+	if bytes.IndexByte(run, '\\') >= 0 {
+		return d.scanStringSlow()
+	}
+	var ctrl uint64 // high bit of a byte set where one below 0x20 is
+	j := 0
+	for ; j+16 <= len(run); j += 16 {
+		x := binary.LittleEndian.Uint64(run[j:])
+		y := binary.LittleEndian.Uint64(run[j+8:])
+		ctrl |= (x-swarOnes*0x20)&^x | (y-swarOnes*0x20)&^y
+		high |= x | y
+	}
+	for _, c := range run[j:] {
+		if c < 0x20 {
+			ctrl = swarHigh
+		}
+		high |= uint64(c)
+	}
+	if ctrl&swarHigh != 0 {
+		return d.scanStringSlow()
+	}
+	raw = b[start : i+q]
+	d.i = i + q + 1
+	return raw, high&swarHigh == 0 || utf8.Valid(raw), nil
+}
+
+// scanStringSlow is scanString for any string, escapes and errors
+// included.
+func (d *jsonDecoder) scanStringSlow() (raw []byte, plain bool, err error) {
 	open := d.i
 	start := d.i + 1 // after the opening quote
 	b := d.b

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -254,5 +255,43 @@ func TestPlainFloat(t *testing.T) {
 			}
 		}
 		check(string(b))
+	}
+}
+
+// scanString's fast paths for short and long strings give what
+// scanStringSlow, which reads any string byte by byte past its first
+// stop, gives: the same bytes, plainness, error and position.
+func TestScanStringFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"a", "Z", " ", "\"", "\\", "\\\"", "\\n", "\\u00e9", "\\ud83d", "\\x", "\t", "\x00", "\x1f", "\x7f",
+		"é", "—", "😀", "\xff", "\xe2\x80", "\xc3", "0123456789abcdef"}
+	for range 300_000 {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		n := r.IntN(40)
+		if r.IntN(4) == 0 {
+			n += r.IntN(200)
+		}
+		for range n {
+			if r.IntN(3) == 0 {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				sb.WriteByte(byte('a' + r.IntN(26)))
+			}
+		}
+		if r.IntN(8) != 0 {
+			sb.WriteByte('"')
+		}
+		if r.IntN(2) == 0 {
+			sb.WriteString(`,"x":1}`)
+		}
+		line := []byte(sb.String())
+		fast, slow := jsonDecoder{b: line}, jsonDecoder{b: line}
+		raw, plain, err := fast.scanString()
+		rawS, plainS, errS := slow.scanStringSlow()
+		if string(raw) != string(rawS) || plain != plainS || fmt.Sprint(err) != fmt.Sprint(errS) || fast.i != slow.i {
+			t.Fatalf("%q: scanString %q %v %v at %d, scanStringSlow %q %v %v at %d",
+				line, raw, plain, err, fast.i, rawS, plainS, errS, slow.i)
+		}
 	}
 }
