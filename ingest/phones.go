@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -135,6 +137,7 @@ type phoneRegion struct {
 	emptyPrefixKeeps bool
 	general          phoneDesc
 	types            []phoneDesc // the common types first
+	fused            *fusedDesc  // general and types in one DFA; nil when too large
 }
 
 type phoneDesc struct {
@@ -143,6 +146,16 @@ type phoneDesc struct {
 }
 
 func (r *phoneRegion) valid(nsn string) bool {
+	if r.fused != nil {
+		if v, ok := r.fused.valid(nsn); ok {
+			return v
+		}
+	}
+	return r.validByDesc(nsn)
+}
+
+// validByDesc is valid pattern by pattern: the reference of fusedDesc.
+func (r *phoneRegion) validByDesc(nsn string) bool {
 	if !r.general.match(nsn) {
 		return false
 	}
@@ -243,7 +256,118 @@ func compilePhoneRegion(md *phonenumbers.PhoneMetadata) *phoneRegion {
 			r.types = append(r.types, pd)
 		}
 	}
+	r.fused = fuseDescs(r.general, r.types)
 	return r
+}
+
+// fusedDesc runs the DFAs of a region's general pattern and of its number
+// types in step, so that a number is read once per region rather than once
+// per pattern, each pass touching other tables: the validity checks were
+// most of a phone's cost.
+type fusedDesc struct {
+	next   []int32  // next[state*10+digit]; -1: the general pattern or every type failed
+	accept []uint16 // bit 0: the general pattern matches here; bit 1+i: types[i] does
+	// lengths[n]: the bits of the patterns that allow a number of n
+	// digits (bit 0 and every type when general and types take any)
+	lengths [phonenumbers.MAX_LENGTH_FOR_NSN + 1]uint16
+}
+
+// maxFusedStates bounds a fused DFA; a region past it keeps the pattern
+// by pattern check.
+const maxFusedStates = 4096
+
+// fuseDescs builds the product of the DFAs of general and types, nil when
+// one has no DFA, one could match before the end of a number (they all end
+// in $), or the product grows past maxFusedStates.
+func fuseDescs(general phoneDesc, types []phoneDesc) *fusedDesc {
+	descs := append([]phoneDesc{general}, types...)
+	if general.re == nil || len(descs) > 16 {
+		return nil
+	}
+	for _, d := range descs {
+		if d.re == nil || d.re.next == nil || slices.Contains(d.re.prefix, true) {
+			return nil
+		}
+	}
+	f := &fusedDesc{}
+	for n := range f.lengths {
+		for i, d := range descs {
+			if len(d.lengths) == 0 || slices.Contains(d.lengths, int32(n)) {
+				f.lengths[n] |= 1 << i
+			}
+		}
+	}
+	ids := map[string]int32{}
+	var tuples [][]int32
+	var buf []byte
+	add := func(t []int32) (int32, bool) {
+		buf = buf[:0]
+		for _, st := range t {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(st))
+		}
+		key := string(buf)
+		if id, ok := ids[key]; ok {
+			return id, true
+		}
+		if len(tuples) >= maxFusedStates {
+			return 0, false
+		}
+		id := int32(len(tuples))
+		ids[key] = id
+		tuples = append(tuples, t)
+		var acc uint16
+		for i, st := range t {
+			if st >= 0 && descs[i].re.final[st] {
+				acc |= 1 << i
+			}
+		}
+		f.accept = append(f.accept, acc)
+		return id, true
+	}
+	add(make([]int32, len(descs)))
+	for s := 0; s < len(tuples); s++ {
+		for d := range 10 {
+			t := make([]int32, len(descs))
+			anyType := false
+			for i, st := range tuples[s] {
+				if st >= 0 {
+					st = descs[i].re.next[int(st)*10+d]
+				}
+				t[i] = st
+				anyType = anyType || (i > 0 && st >= 0)
+			}
+			next := int32(-1)
+			if t[0] >= 0 && anyType {
+				id, ok := add(t)
+				if !ok {
+					return nil
+				}
+				next = id
+			}
+			f.next = append(f.next, next)
+		}
+	}
+	return f
+}
+
+// valid reports what validByDesc reports; ok is false for a number it
+// cannot read (not all digits, or too long), left to validByDesc.
+func (f *fusedDesc) valid(nsn string) (valid, ok bool) {
+	if len(nsn) >= len(f.lengths) {
+		return false, false
+	}
+	state := int32(0)
+	for i := 0; i < len(nsn); i++ {
+		d := nsn[i] - '0'
+		if d > 9 {
+			return false, false
+		}
+		if state = f.next[int(state)*10+int(d)]; state < 0 {
+			return false, true // as digitMatcher: nothing later can match
+		}
+	}
+	acc := f.accept[state] & f.lengths[len(nsn)]
+	return acc&1 != 0 && acc&^1 != 0, true
 }
 
 func compilePhoneDesc(d *phonenumbers.PhoneNumberDesc) phoneDesc {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nyaruka/phonenumbers"
@@ -149,5 +150,79 @@ func FuzzPhoneMatchesLibrary(f *testing.F) {
 			}
 		}
 		checkPhone(t, string(digits), country)
+	})
+}
+
+// TestFusedDescMatchesPatterns compares each region's fused DFA with its
+// patterns checked one by one, on every example number of the metadata,
+// their prefixes, extensions and one-digit changes, and random digits.
+func TestFusedDescMatchesPatterns(t *testing.T) {
+	coll, err := phonenumbers.MetadataCollection()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var examples []string
+	for _, md := range coll.GetMetadata() {
+		for _, d := range []*phonenumbers.PhoneNumberDesc{
+			md.GetGeneralDesc(), md.GetFixedLine(), md.GetMobile(), md.GetTollFree(), md.GetPremiumRate(), md.GetSharedCost(),
+			md.GetVoip(), md.GetPersonalNumber(), md.GetPager(), md.GetUan(), md.GetVoicemail(),
+		} {
+			if ex := d.GetExampleNumber(); ex != "" {
+				examples = append(examples, ex)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var regions, fused, valid int
+	for cc := range len(phoneCodes) {
+		for _, region := range phoneMetadata(cc).regions {
+			regions++
+			if region.fused == nil {
+				continue
+			}
+			fused++
+			check := func(nsn string) {
+				if got, want := region.valid(nsn), region.validByDesc(nsn); got != want {
+					t.Fatalf("calling code %d: valid(%q) = %v, pattern by pattern %v", cc, nsn, got, want)
+				} else if got {
+					valid++
+				}
+			}
+			check("")
+			check("12a4")
+			for _, ex := range examples {
+				check(ex)
+			}
+			for range 200 {
+				ex := []byte(examples[r.IntN(len(examples))])
+				check(string(ex[:r.IntN(len(ex)+1)]))
+				check(string(ex) + string('0'+byte(r.IntN(10))))
+				ex[r.IntN(len(ex))] = '0' + byte(r.IntN(10))
+				check(string(ex))
+				var b strings.Builder
+				for range r.IntN(20) {
+					b.WriteByte('0' + byte(r.IntN(10)))
+				}
+				check(b.String())
+			}
+		}
+	}
+	if fused < regions*9/10 || valid < 1000 {
+		t.Errorf("%d of %d regions fused, %d valid numbers checked", fused, regions, valid)
+	}
+	t.Logf("%d of %d regions fused, %d valid numbers checked", fused, regions, valid)
+}
+
+func FuzzFusedDesc(f *testing.F) {
+	f.Add(uint16(1), "2015368074")
+	f.Add(uint16(39), "0212171027")
+	f.Add(uint16(44), "2079460018")
+	f.Add(uint16(7), "9123456789")
+	f.Fuzz(func(t *testing.T, cc uint16, nsn string) {
+		for _, region := range phoneMetadata(int(cc % 1000)).regions {
+			if got, want := region.valid(nsn), region.validByDesc(nsn); got != want {
+				t.Fatalf("calling code %d: valid(%q) = %v, pattern by pattern %v", cc%1000, nsn, got, want)
+			}
+		}
 	})
 }
