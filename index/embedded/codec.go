@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -622,10 +623,10 @@ func appendJSONScores(b []byte, m map[string]float64) (_ []byte, ok bool) {
 	}
 	if len(kv) > 32 {
 		slices.SortFunc(kv, func(a, b score) int {
-			if less(&a, &b) {
-				return -1
+			if a.prefix != b.prefix {
+				return cmp.Compare(a.prefix, b.prefix)
 			}
-			return 1 // keys are distinct
+			return strings.Compare(a.key, b.key)
 		})
 	} else {
 		for i := 1; i < len(kv); i++ {

@@ -114,6 +114,15 @@ func TestCodecIdentity(t *testing.T) {
 				c.SocialURLs = append(c.SocialURLs, networks[rng.IntN(len(networks))])
 			}
 		}
+		if i%50 == 0 {
+			// Maps larger than the insertion sorts take.
+			for _, m := range []*map[string]float64{&c.Keywords, &c.IndustryGroups} {
+				*m = map[string]float64{}
+				for range 17 + rng.IntN(200) {
+					(*m)[fmt.Sprintf("%s%d", profileStrings[rng.IntN(len(profileStrings))], rng.IntN(1000))] = scores[rng.IntN(len(scores))]
+				}
+			}
+		}
 		if i%3 == 0 {
 			// Long text, where appendJSONString skips runs of plain
 			// bytes in blocks.
