@@ -100,34 +100,60 @@ func plainHost(s string) (host string, ok bool) {
 	if strings.IndexByte(s, '.') < 0 {
 		return "", false
 	}
-	letter, upper, start := false, false, 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '.' {
-			label := s[start:i]
-			if n := len(label); n == 0 || n > 63 || label[0] == '-' || label[n-1] == '-' || n >= 4 && label[2] == '-' && label[3] == '-' {
+	// One table load per byte instead of a chain of range checks: this
+	// runs on every domain, redirect source and e-mail of a load.
+	var seen uint8
+	start := 0
+	for i := 0; i < len(s); i++ {
+		class := hostBytes[s[i]]
+		switch class {
+		case 0:
+			return "", false
+		case hostDot:
+			if !plainLabel(s[start:i]) {
 				return "", false
 			}
 			start = i + 1
-			continue
 		}
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z':
-			letter = true
-		case c >= 'A' && c <= 'Z':
-			letter, upper = true, true
-		case c >= '0' && c <= '9' || c == '-':
-		default:
-			return "", false
-		}
+		seen |= class
 	}
-	if !letter {
+	if !plainLabel(s[start:]) || seen&(hostLower|hostUpper) == 0 {
 		return "", false
 	}
-	if upper {
+	if seen&hostUpper != 0 {
 		s = strings.ToLower(s)
 	}
 	return s, true
 }
+
+// plainLabel reports whether a label of plainHost has 1-63 characters,
+// neither starts nor ends with a hyphen nor has hyphens in the 3rd and
+// 4th places.
+func plainLabel(label string) bool {
+	n := len(label)
+	return n > 0 && n <= 63 && label[0] != '-' && label[n-1] != '-' && !(n >= 4 && label[2] == '-' && label[3] == '-')
+}
+
+// Byte classes of plainHost; 0 is a byte it does not take.
+const (
+	hostLower = 1 << iota
+	hostUpper
+	hostDigitOrHyphen
+	hostDot
+)
+
+var hostBytes = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = hostLower
+		t[c-'a'+'A'] = hostUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = hostDigitOrHyphen
+	}
+	t['-'] = hostDigitOrHyphen
+	t['.'] = hostDot
+	return t
+}()
 
 // Normalize returns the registrable root domain of raw ("eTLD+1" by the
 // public suffix list): "http://www.shop.example.co.uk:8080/x" gives
