@@ -56,6 +56,11 @@ type jsonDecoder struct {
 	// size.
 	listed          []string
 	listN, listHint int
+	// ints, intsN and intsHint are the same for the growth histories,
+	// which plainInts reads into the scratch intBuf.
+	ints            []int
+	intsN, intsHint int
+	intBuf          []int
 
 	// lineCopy is a copy of the line that the record's strings are made
 	// over: the line itself is the reader's buffer and changes with the
@@ -93,8 +98,12 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 // release returns d to jsonDecoders, without the line or the strings of
 // its record, and without scratch grown large by an unusual line.
 func (d *jsonDecoder) release() {
-	d.b, d.lineCopy, d.listed = nil, nil, nil
+	d.b, d.lineCopy, d.listed, d.ints = nil, nil, nil, nil
 	d.listHint, d.listN = min(d.listN, 1<<10), 0
+	d.intsHint, d.intsN = min(d.intsN, 1<<10), 0
+	if cap(d.intBuf) > 1<<10 {
+		d.intBuf = nil
+	}
 	// Only what this record used: clearing all of a capacity grown by one
 	// long list cost every later record.
 	clear(d.strs[:min(d.used, cap(d.strs))])
@@ -592,8 +601,9 @@ func (d *jsonDecoder) integers(name string, dst *[]int) error {
 // growth history more than the rest of its record). ok is false, with d.i
 // unchanged, for any other array: the general path then reads it and
 // reports what is wrong.
-func (d *jsonDecoder) plainInts() (out []int, ok bool) {
+func (d *jsonDecoder) plainInts() (ints []int, ok bool) {
 	start := d.i
+	out := d.intBuf[:0]
 	d.i++ // '['
 	d.ws()
 	if d.peek() == ']' {
@@ -620,9 +630,6 @@ func (d *jsonDecoder) plainInts() (out []int, ok bool) {
 		if neg {
 			n = -n
 		}
-		if out == nil {
-			out = make([]int, 0, 8)
-		}
 		out = append(out, n)
 		d.ws()
 		switch d.peek() {
@@ -630,7 +637,8 @@ func (d *jsonDecoder) plainInts() (out []int, ok bool) {
 			d.i++
 		case ']':
 			d.i++
-			return out, true
+			d.intBuf = out[:0]
+			return keep(&d.ints, &d.intsN, d.intsHint, out), true
 		default:
 			d.i = start
 			return nil, false
@@ -716,20 +724,26 @@ func (d *jsonDecoder) list(name string, dst *[]string) error {
 }
 
 // keepList copies a list of the record out of scratch into d.listed, nil
-// for none. The list's capacity ends at its length, so that appending to
-// it cannot overwrite the next list.
+// for none.
 func (d *jsonDecoder) keepList(out []string) []string {
-	n := len(out)
-	if n == 0 {
+	return keep(&d.listed, &d.listN, d.listHint, out)
+}
+
+// keep copies out, nil for none, to the end of *all, which a new
+// allocation of at least hint-*n more elements replaces when it lacks the
+// room; *n counts what was copied. The copy's capacity ends at its
+// length, so that appending to it cannot overwrite the next one.
+func keep[T any](all *[]T, n *int, hint int, out []T) []T {
+	if len(out) == 0 {
 		return nil
 	}
-	if cap(d.listed)-len(d.listed) < n {
-		d.listed = make([]string, 0, max(n, d.listHint-d.listN))
+	if cap(*all)-len(*all) < len(out) {
+		*all = make([]T, 0, max(len(out), hint-*n))
 	}
-	at := len(d.listed)
-	d.listed = append(d.listed, out...)
-	d.listN += n
-	return d.listed[at : at+n : at+n]
+	at := len(*all)
+	*all = append(*all, out...)
+	*n += len(out)
+	return (*all)[at : at+len(out) : at+len(out)]
 }
 
 // listItems reads the elements of an array of strings after its '[',
