@@ -446,6 +446,12 @@ func hasUpper(s string) bool {
 // normalizeSocialURL keeps a URL-like value (a scheme is added when
 // missing), "" otherwise.
 func normalizeSocialURL(s string) string {
+	if plainWebURL(s) {
+		// The usual value, read once: plainWebURL refuses every byte
+		// of the check below, so the steps below would return it as it
+		// is.
+		return s
+	}
 	if strings.ContainsAny(s, " \t\r\n\"<>") {
 		return ""
 	}
@@ -465,7 +471,8 @@ func normalizeSocialURL(s string) string {
 // plainWebURL reports whether s is an http or https URL that url.Parse
 // accepts with a host name containing a dot, checked without the parser
 // for the usual shape: a host of letters, digits and ".-_~" (no port, no
-// user), then printable ASCII or non-ASCII bytes with every '%' escape
+// user), then printable ASCII other than '"', '<' and '>' (which
+// normalizeSocialURL refuses) or non-ASCII bytes, with every '%' escape
 // well formed. false leaves s to url.Parse.
 func plainWebURL(s string) bool {
 	rest, ok := strings.CutPrefix(s, "https://")
@@ -495,7 +502,7 @@ func plainWebURL(s string) bool {
 			if i+2 >= len(rest) || !isHexDigit(rest[i+1]) || !isHexDigit(rest[i+2]) {
 				return false
 			}
-		case c <= ' ' || c == 0x7f:
+		case c <= ' ' || c == 0x7f || c == '"' || c == '<' || c == '>':
 			return false
 		}
 	}

@@ -250,6 +250,8 @@ func FuzzSocialURL(f *testing.F) {
 		"https://a.com:443/x", "https://user@a.com/x", "https://a.com/%zz", "https://a.com/%41", "https://a.com?x=%", "https://a.com#%",
 		"https://[::1]/x", "https://localhost/x", "HTTPS://A.COM/", "ftp://a.com/", "https://a_b.com/ü", "https://a.com/\x7f",
 		"https://.com", "https://a.com./x", "https://a..com/", "https:///a.com", "https://a.com\\x", "https://a.com/#\x01",
+		"https://a.com/\"x", "https://a.com/<x>", "https://a.com/x>", "a.com/<x", "https://a.com/x y", "https://a.com/x\ty",
+		"http://a.com/\r", "//a.com/\"",
 	} {
 		f.Add(s)
 	}
