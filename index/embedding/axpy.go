@@ -50,29 +50,36 @@ func axpyF32(a float32, x, y []float32) {
 }
 
 // projectPad is the slack a model keeps after its last projection row: the
-// vector kernel of projectRows reads whole blocks of 64 codes, up to 63
-// past the end of a row.
-const projectPad = 64
+// vector kernels of projectRows read whole blocks of codes, up to
+// projectSpan-1 past the end of a row.
+const projectPad = projectSpan
 
-// projectBlock is the coordinates the vector kernel of projectRows keeps in
-// registers while it adds a document's rows.
-const projectBlock = 64
+// projectSpan is the coordinates projectRows's kernels handle in one block,
+// rounded up to the wider kernel's: the sum must have room for the rank
+// rounded up to it.
+const projectSpan = 256
 
 // projectRows adds ws[i] × quant[rows[i]×rank:(rows[i]+1)×rank] to
 // sum[:rank] for every i, in order: a document's projection, bit for bit
-// what one axpyInt8 call per row gives. The vector kernel keeps a block of
-// the sum in registers across all rows instead of loading and storing it
-// for every row; it needs sum to have room for rank rounded up to
-// projectBlock and quant projectPad codes of capacity past its end, and
-// falls back to axpyInt8 otherwise.
+// what one axpyInt8 call per row gives. The vector kernels keep a block of
+// the sum in registers across all rows (256 coordinates with AVX-512, 64
+// with AVX2) instead of loading and storing it for every row; they need
+// sum to have room for rank rounded up to projectSpan and quant projectPad
+// codes of capacity past its end, and the function falls back to axpyInt8
+// otherwise.
 func projectRows(quant []int8, rank int, rows []int32, ws []float32, sum []float32) {
 	if len(rows) == 0 || rank == 0 {
 		return
 	}
-	blocks := (rank + projectBlock - 1) / projectBlock
-	if useAVX2 && cap(sum) >= blocks*projectBlock && cap(quant)-len(quant) >= projectPad {
-		projectAVX2(&quant[0], rank, &rows[0], &ws[:len(rows)][0], len(rows), &sum[:1][0], blocks)
-		return
+	if cap(sum) >= (rank+projectSpan-1)/projectSpan*projectSpan && cap(quant)-len(quant) >= projectPad {
+		switch {
+		case useAVX512:
+			projectAVX512(&quant[0], rank, &rows[0], &ws[:len(rows)][0], len(rows), &sum[:1][0], (rank+255)/256)
+			return
+		case useAVX2:
+			projectAVX2(&quant[0], rank, &rows[0], &ws[:len(rows)][0], len(rows), &sum[:1][0], (rank+63)/64)
+			return
+		}
 	}
 	for i, row := range rows {
 		axpyInt8(ws[i], quant[int(row)*rank:int(row+1)*rank], sum[:rank], nil)

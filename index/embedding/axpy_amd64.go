@@ -2,7 +2,10 @@ package embedding
 
 import "golang.org/x/sys/cpu"
 
-var useAVX2 = cpu.X86.HasAVX2
+var (
+	useAVX2   = cpu.X86.HasAVX2
+	useAVX512 = cpu.X86.HasAVX512F
+)
 
 // axpyInt8AVX2 is axpyInt8 for n > 0 elements, n a multiple of 16; it
 // prefetches the n bytes at pf.
@@ -20,3 +23,8 @@ func axpyF32AVX2(a float32, x, y *float32, n int)
 //
 //go:noescape
 func projectAVX2(quant *int8, rank int, rows *int32, ws *float32, n int, sum *float32, blocks int)
+
+// projectAVX512 is projectAVX2 with blocks of 256 coordinates.
+//
+//go:noescape
+func projectAVX512(quant *int8, rank int, rows *int32, ws *float32, n int, sum *float32, blocks int)

@@ -167,3 +167,150 @@ noprefetch:
 	JNZ     block
 	VZEROUPPER
 	RET
+
+// func projectAVX512(quant *int8, rank int, rows *int32, ws *float32, n int, sum *float32, blocks int)
+//
+// projectAVX2 with blocks of 256 coordinates in sixteen registers: a
+// 256-dimension model's sum stays in registers for the whole document, and
+// each row is read in one pass. The last block may read up to 255 codes
+// past a row and sum garbage into coordinates ≥ rank, as in projectAVX2.
+// Requires n > 0 and blocks > 0.
+TEXT ·projectAVX512(SB), NOSPLIT, $0-56
+	MOVQ quant+0(FP), R8
+	MOVQ rank+8(FP), R9
+	MOVQ rows+16(FP), R10
+	MOVQ ws+24(FP), R11
+	MOVQ n+32(FP), R12
+	MOVQ sum+40(FP), DI
+	MOVQ blocks+48(FP), R13
+	XORQ R14, R14 // the block's byte offset in a row
+
+block512:
+	VMOVUPS 0(DI), Z16
+	VMOVUPS 64(DI), Z17
+	VMOVUPS 128(DI), Z18
+	VMOVUPS 192(DI), Z19
+	VMOVUPS 256(DI), Z20
+	VMOVUPS 320(DI), Z21
+	VMOVUPS 384(DI), Z22
+	VMOVUPS 448(DI), Z23
+	VMOVUPS 512(DI), Z24
+	VMOVUPS 576(DI), Z25
+	VMOVUPS 640(DI), Z26
+	VMOVUPS 704(DI), Z27
+	VMOVUPS 768(DI), Z28
+	VMOVUPS 832(DI), Z29
+	VMOVUPS 896(DI), Z30
+	VMOVUPS 960(DI), Z31
+	XORQ    BX, BX
+
+row512:
+	// Fetch the block of the row eight ahead meanwhile.
+	LEAQ       8(BX), AX
+	CMPQ       AX, R12
+	JGE        nofetch512
+	MOVL       (R10)(AX*4), AX
+	IMULQ      R9, AX
+	ADDQ       R8, AX
+	ADDQ       R14, AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+
+nofetch512:
+	MOVL         (R10)(BX*4), SI
+	IMULQ        R9, SI
+	ADDQ         R8, SI
+	ADDQ         R14, SI
+	VBROADCASTSS (R11)(BX*4), Z0
+	VPMOVSXBD    0(SI), Z1
+	VPMOVSXBD    16(SI), Z2
+	VPMOVSXBD    32(SI), Z3
+	VPMOVSXBD    48(SI), Z4
+	VPMOVSXBD    64(SI), Z5
+	VPMOVSXBD    80(SI), Z6
+	VPMOVSXBD    96(SI), Z7
+	VPMOVSXBD    112(SI), Z8
+	VCVTDQ2PS    Z1, Z1
+	VCVTDQ2PS    Z2, Z2
+	VCVTDQ2PS    Z3, Z3
+	VCVTDQ2PS    Z4, Z4
+	VCVTDQ2PS    Z5, Z5
+	VCVTDQ2PS    Z6, Z6
+	VCVTDQ2PS    Z7, Z7
+	VCVTDQ2PS    Z8, Z8
+	VMULPS       Z0, Z1, Z1
+	VMULPS       Z0, Z2, Z2
+	VMULPS       Z0, Z3, Z3
+	VMULPS       Z0, Z4, Z4
+	VMULPS       Z0, Z5, Z5
+	VMULPS       Z0, Z6, Z6
+	VMULPS       Z0, Z7, Z7
+	VMULPS       Z0, Z8, Z8
+	VADDPS       Z1, Z16, Z16
+	VADDPS       Z2, Z17, Z17
+	VADDPS       Z3, Z18, Z18
+	VADDPS       Z4, Z19, Z19
+	VADDPS       Z5, Z20, Z20
+	VADDPS       Z6, Z21, Z21
+	VADDPS       Z7, Z22, Z22
+	VADDPS       Z8, Z23, Z23
+	VPMOVSXBD    128(SI), Z9
+	VPMOVSXBD    144(SI), Z10
+	VPMOVSXBD    160(SI), Z11
+	VPMOVSXBD    176(SI), Z12
+	VPMOVSXBD    192(SI), Z13
+	VPMOVSXBD    208(SI), Z14
+	VPMOVSXBD    224(SI), Z15
+	VPMOVSXBD    240(SI), Z1
+	VCVTDQ2PS    Z9, Z9
+	VCVTDQ2PS    Z10, Z10
+	VCVTDQ2PS    Z11, Z11
+	VCVTDQ2PS    Z12, Z12
+	VCVTDQ2PS    Z13, Z13
+	VCVTDQ2PS    Z14, Z14
+	VCVTDQ2PS    Z15, Z15
+	VCVTDQ2PS    Z1, Z1
+	VMULPS       Z0, Z9, Z9
+	VMULPS       Z0, Z10, Z10
+	VMULPS       Z0, Z11, Z11
+	VMULPS       Z0, Z12, Z12
+	VMULPS       Z0, Z13, Z13
+	VMULPS       Z0, Z14, Z14
+	VMULPS       Z0, Z15, Z15
+	VMULPS       Z0, Z1, Z1
+	VADDPS       Z9, Z24, Z24
+	VADDPS       Z10, Z25, Z25
+	VADDPS       Z11, Z26, Z26
+	VADDPS       Z12, Z27, Z27
+	VADDPS       Z13, Z28, Z28
+	VADDPS       Z14, Z29, Z29
+	VADDPS       Z15, Z30, Z30
+	VADDPS       Z1, Z31, Z31
+	INCQ         BX
+	CMPQ         BX, R12
+	JL           row512
+
+	VMOVUPS Z16, 0(DI)
+	VMOVUPS Z17, 64(DI)
+	VMOVUPS Z18, 128(DI)
+	VMOVUPS Z19, 192(DI)
+	VMOVUPS Z20, 256(DI)
+	VMOVUPS Z21, 320(DI)
+	VMOVUPS Z22, 384(DI)
+	VMOVUPS Z23, 448(DI)
+	VMOVUPS Z24, 512(DI)
+	VMOVUPS Z25, 576(DI)
+	VMOVUPS Z26, 640(DI)
+	VMOVUPS Z27, 704(DI)
+	VMOVUPS Z28, 768(DI)
+	VMOVUPS Z29, 832(DI)
+	VMOVUPS Z30, 896(DI)
+	VMOVUPS Z31, 960(DI)
+	ADDQ    $1024, DI
+	ADDQ    $256, R14
+	DECQ    R13
+	JNZ     block512
+	VZEROUPPER
+	RET

@@ -60,12 +60,29 @@ func TestAxpyF32(t *testing.T) {
 	}
 }
 
-// TestProjectRows checks a document's projection by the vector kernel
+// TestProjectRows checks a document's projection by each vector kernel
 // against one plain loop per row, bit for bit, for ranks around the
-// kernel's blocks, with and without the padding the kernel needs.
+// kernels' blocks, with and without the padding the kernels need.
 func TestProjectRows(t *testing.T) {
+	kernels := []struct {
+		name       string
+		avx2, wide bool
+	}{{"scalar", false, false}, {"avx2", true, false}, {"avx512", true, true}}
+	saved2, saved512 := useAVX2, useAVX512
+	defer func() { useAVX2, useAVX512 = saved2, saved512 }()
+	for _, k := range kernels {
+		if (k.avx2 && !saved2) || (k.wide && !saved512) {
+			t.Logf("%s: not supported by this CPU", k.name)
+			continue
+		}
+		useAVX2, useAVX512 = k.avx2, k.wide
+		t.Run(k.name, testProjectRows)
+	}
+}
+
+func testProjectRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for rank := 1; rank <= 300; rank++ {
+	for rank := 1; rank <= 600; rank += 1 + rank/100 {
 		terms := 1 + rng.IntN(40)
 		codes := make([]int8, terms*rank, terms*rank+projectPad)
 		for i := range codes {
@@ -73,6 +90,9 @@ func TestProjectRows(t *testing.T) {
 		}
 		// The padding holds codes too: the kernel may read them but
 		// they must not reach sum[:rank].
+		for i := len(codes); i < cap(codes); i++ {
+			codes[:cap(codes)][i] = int8(rng.IntN(256) - 128)
+		}
 		for _, pad := range []bool{true, false} {
 			quant := codes
 			if !pad {
@@ -91,11 +111,11 @@ func TestProjectRows(t *testing.T) {
 					want[j] += float32(ws[i] * float32(q[j]))
 				}
 			}
-			got := make([]float32, rank, (rank+projectBlock-1)/projectBlock*projectBlock)
+			got := make([]float32, rank, (rank+projectSpan-1)/projectSpan*projectSpan)
 			projectRows(quant, rank, rows, ws, got)
 			for j := range want {
 				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
-					t.Fatalf("rank=%d rows=%d pad=%v j=%d: %v, want %v (avx2 %v)", rank, len(rows), pad, j, got[j], want[j], useAVX2)
+					t.Fatalf("rank=%d rows=%d pad=%v j=%d: %v, want %v", rank, len(rows), pad, j, got[j], want[j])
 				}
 			}
 		}

@@ -211,7 +211,7 @@ func (m *Model) project(s *scratch) []float32 {
 	out := make([]float32, m.dim)
 	// Room for the kernel's last block, whose coordinates past the rank
 	// are scratch.
-	n := (m.rank + projectBlock - 1) / projectBlock * projectBlock
+	n := (m.rank + projectSpan - 1) / projectSpan * projectSpan
 	if cap(s.sum) < n {
 		s.sum = make([]float32, n)
 	}
