@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"net/mail"
@@ -513,6 +514,22 @@ func isHexDigit(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+// industryEntry returns the canonical label of an industry_groups entry,
+// "" for a blank label, or why the entry is refused.
+func industryEntry(k string, v float64) (string, error) {
+	label := industryLabel(k)
+	if label == "" {
+		return "", nil
+	}
+	if !record.IsIndustry(label) {
+		return "", fmt.Errorf("industry_groups: %q is not one of the %d industry labels (SAAS, SOFTWARE, FINANCIAL_SERVICES, ...; docs/ingest.md lists them)", k, len(record.Industries))
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return "", fmt.Errorf("industry_groups: score %v of %s is not a number >= 0", v, label)
+	}
+	return label, nil
+}
+
 // normalizeIndustries canonicalizes labels ("Financial Services" ->
 // FINANCIAL_SERVICES), refuses unknown ones and keeps the strongest two.
 func normalizeIndustries(in map[string]float64) (map[string]float64, error) {
@@ -529,17 +546,19 @@ func normalizeIndustries(in map[string]float64) (map[string]float64, error) {
 	}
 	var all []scored
 	for k, v := range in {
-		label := industryLabel(k)
-		if label == "" {
-			continue
+		label, err := industryEntry(k, v)
+		if err != nil {
+			// The map's order is random: name the first bad label in
+			// key order, so a file gives the same reason on every run.
+			for _, k := range slices.Sorted(maps.Keys(in)) {
+				if _, err := industryEntry(k, in[k]); err != nil {
+					return nil, err
+				}
+			}
 		}
-		if !record.IsIndustry(label) {
-			return nil, fmt.Errorf("industry_groups: %q is not one of the %d industry labels (SAAS, SOFTWARE, FINANCIAL_SERVICES, ...; docs/ingest.md lists them)", k, len(record.Industries))
+		if label != "" {
+			all = append(all, scored{label, v})
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, fmt.Errorf("industry_groups: score %v of %s is not a number >= 0", v, label)
-		}
-		all = append(all, scored{label, v})
 	}
 	slices.SortFunc(all, func(a, b scored) int {
 		if a.score != b.score {
@@ -611,7 +630,12 @@ func normalizeKeywords(in map[string]float64) (map[string]float64, error) {
 	canonical := true
 	for k, v := range in {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("keywords: score of %q is not a number", k)
+			// The first in key order, not in the map's random order.
+			for _, k := range slices.Sorted(maps.Keys(in)) {
+				if v := in[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("keywords: score of %q is not a number", k)
+				}
+			}
 		}
 		canonical = canonical && canonicalKeyword(k)
 	}

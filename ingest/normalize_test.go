@@ -149,6 +149,22 @@ func TestNormalizeRejects(t *testing.T) {
 	}
 }
 
+// TestNormalizeRejectsInKeyOrder: with several bad entries in a map, the
+// reason names the first in key order, the same on every run whatever the
+// map's iteration order.
+func TestNormalizeRejectsInKeyOrder(t *testing.T) {
+	for range 50 {
+		c := record.Company{Domain: "a.com", IndustryGroups: map[string]float64{"ZOOLOGY": 1, "SAAS": 0.5, "ROCKETRY": 0.9, "Alchemy": 0.2}}
+		if err := Normalize(&c); err == nil || !strings.Contains(err.Error(), `"Alchemy"`) {
+			t.Fatalf("industries: %v, want the reason to name Alchemy", err)
+		}
+		c = record.Company{Domain: "a.com", Keywords: map[string]float64{"zeta": math.NaN(), "beta": math.Inf(-1), "alpha": 1, "gamma": math.NaN()}}
+		if err := Normalize(&c); err == nil || !strings.Contains(err.Error(), `"beta"`) {
+			t.Fatalf("keywords: %v, want the reason to name beta", err)
+		}
+	}
+}
+
 // TestNormalizeLeavesInputSlices: lists are rewritten into new slices, so a
 // caller's shared slices (a generator's vocabulary) are not modified.
 func TestNormalizeLeavesInputSlices(t *testing.T) {
