@@ -2,6 +2,7 @@ package record
 
 import (
 	"cmp"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -34,7 +35,7 @@ var EmployeeBuckets = []string{"1-10", "11-50", "51-200", "201-500", "501-1000",
 
 // employeeBounds holds the inclusive head-count range of each bucket; the
 // last bucket is open-ended.
-var employeeBounds = [][2]int{{1, 10}, {11, 50}, {51, 200}, {201, 500}, {501, 1000}, {1001, 5000}, {5001, 10000}, {10001, 1 << 31}}
+var employeeBounds = [][2]int{{1, 10}, {11, 50}, {51, 200}, {201, 500}, {501, 1000}, {1001, 5000}, {5001, 10000}, {10001, math.MaxInt}}
 
 // RevenueBuckets are the annual revenue buckets in USD, smallest first.
 var RevenueBuckets = []string{"<1M", "1-10M", "10-100M", "100M-1B", ">1B"}
