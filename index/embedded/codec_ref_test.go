@@ -14,7 +14,6 @@ import (
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
-	"github.com/x448/float16"
 )
 
 func refNewEntry(c *record.Company, vec []float32) entry {
@@ -84,7 +83,7 @@ func refMarshalEntry(e *entry, dst []byte) []byte {
 	at := len(dst)
 	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
 	for i, x := range e.vector {
-		binary.LittleEndian.PutUint16(dst[at+2*i:], refHalfBits(x))
+		binary.LittleEndian.PutUint16(dst[at+2*i:], halfBits(x))
 	}
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))
@@ -356,16 +355,6 @@ func refAppendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-func refHalfBits(f float32) uint16 {
-	u := math.Float32bits(f)
-	exp := u >> 23 & 0xff
-	if exp < 113 || exp > 141 {
-		return uint16(float16.Fromfloat32(f))
-	}
-	r := u + 0x0fff + (u >> 13 & 1)
-	return uint16(r>>16&0x8000 | ((r>>23&0xff)-112)<<10 | r>>13&0x3ff)
 }
 
 func refFiniteProfile(c *record.Company) bool {
