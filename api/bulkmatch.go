@@ -16,7 +16,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/jobs"
-	"github.com/openprospect/prospectd/query/namematch"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/store"
 )

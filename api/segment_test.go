@@ -16,7 +16,7 @@ import (
 
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
-	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )

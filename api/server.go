@@ -22,7 +22,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/query"
-	"github.com/openprospect/prospectd/query/namematch"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/store"
 )
 

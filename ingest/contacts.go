@@ -361,7 +361,7 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 	emb := l.Embedder
 	if emb == nil {
 		var err error
-		if emb, err = OpenEmbedder(ctx, l.Companies); err != nil {
+		if emb, err = embedding.Open(ctx, l.Companies); err != nil {
 			return st, fmt.Errorf("contacts need the company index's embedder (load companies first): %w", err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
-	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/internal/demo"
 )
 
 func TestContactLoader(t *testing.T) {

@@ -19,9 +19,9 @@ import (
 	"github.com/openprospect/prospectd/record"
 )
 
-// ErrEmbedderMismatch: the index holds vectors of another embedder than the
-// one at hand; mixing them would make similarities meaningless.
-var ErrEmbedderMismatch = errors.New("embedder mismatch")
+// ErrEmbedderMismatch is embedding.ErrMismatch, kept under the loader's
+// name for callers that branch on it.
+var ErrEmbedderMismatch = embedding.ErrMismatch
 
 // Stats counts the rows of a load. Read counts the rows read (blank rows
 // excluded); once a load has finished, Read = Indexed + Rejected.
@@ -320,7 +320,7 @@ func (p *pipeline) openEmbedder() error {
 		p.emb.Store(&embedderRef{emb})
 		return nil
 	}
-	emb, err := OpenEmbedder(ctx, eng)
+	emb, err := embedding.Open(ctx, eng)
 	switch {
 	case err == nil:
 		p.emb.Store(&embedderRef{emb})
@@ -610,32 +610,4 @@ func (p *pipeline) write(b *batch) {
 // complete retires a finished write.
 func (p *pipeline) complete(b *batch) {
 	p.inflight = slices.DeleteFunc(p.inflight, func(w *batch) bool { return w == b })
-}
-
-// OpenEmbedder returns the embedder stored with the index. It returns an
-// error wrapping index.ErrNotFound when the index has none yet, and one
-// wrapping ErrEmbedderMismatch when the stored model is not the one the
-// metadata names or this build cannot read it: the index must then be
-// rebuilt, since its vectors cannot be compared with new ones.
-func OpenEmbedder(ctx context.Context, eng index.Engine) (embedding.Embedder, error) {
-	meta, err := eng.Meta(ctx)
-	if err != nil {
-		if errors.Is(err, index.ErrNotFound) {
-			return nil, fmt.Errorf("index has no embedder yet: %w", err)
-		}
-		return nil, fmt.Errorf("read index metadata: %w", err)
-	}
-	if len(meta.Model) == 0 {
-		return nil, fmt.Errorf("%w: index was built with embedder %s, whose model is not stored with it; this binary has the built-in embedder: re-index",
-			ErrEmbedderMismatch, meta.EmbedderID)
-	}
-	m, err := embedding.Load(meta.Model)
-	if err != nil {
-		return nil, fmt.Errorf("%w: index was built with embedder %s, which this binary cannot load (%v): re-index", ErrEmbedderMismatch, meta.EmbedderID, err)
-	}
-	if m.ID() != meta.EmbedderID || m.Dim() != meta.Dimension {
-		return nil, fmt.Errorf("%w: index was built with embedder %s (%d dimensions), its stored model is %s (%d dimensions): re-index",
-			ErrEmbedderMismatch, meta.EmbedderID, meta.Dimension, m.ID(), m.Dim())
-	}
-	return m, nil
 }

@@ -81,7 +81,7 @@ func TestLoaderEndToEnd(t *testing.T) {
 	if len(got) != 1 || got[0].Name != "Co One Renamed" {
 		t.Fatalf("the later row of a domain must win: %+v", got)
 	}
-	emb, err := OpenEmbedder(ctx, eng)
+	emb, err := embedding.Open(ctx, eng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestLoaderEmbedders(t *testing.T) {
 		if _, err := (&Loader{Engine: eng, Embedder: m1}).Load(ctx, NewJSONL(strings.NewReader(in))); err != nil {
 			t.Fatal(err)
 		}
-		got, err := OpenEmbedder(ctx, eng)
+		got, err := embedding.Open(ctx, eng)
 		if err != nil || got.ID() != m1.ID() {
 			t.Fatalf("OpenEmbedder = %v, %v", got, err)
 		}
@@ -294,7 +294,7 @@ func TestLoaderEmbedders(t *testing.T) {
 		}
 	})
 	t.Run("new index", func(t *testing.T) {
-		_, err := OpenEmbedder(ctx, newMemEngine())
+		_, err := embedding.Open(ctx, newMemEngine())
 		if !errors.Is(err, index.ErrNotFound) {
 			t.Fatalf("err %v", err)
 		}
@@ -308,7 +308,7 @@ func TestLoaderEmbedders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			eng := newMemEngine()
 			eng.SetMeta(ctx, meta)
-			if _, err := OpenEmbedder(ctx, eng); !errors.Is(err, ErrEmbedderMismatch) || !strings.Contains(err.Error(), "re-index") {
+			if _, err := embedding.Open(ctx, eng); !errors.Is(err, ErrEmbedderMismatch) || !strings.Contains(err.Error(), "re-index") {
 				t.Fatalf("OpenEmbedder: %v", err)
 			}
 			if _, err := (&Loader{Engine: eng}).Load(ctx, NewJSONL(strings.NewReader(in))); !errors.Is(err, ErrEmbedderMismatch) {

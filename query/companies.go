@@ -14,7 +14,6 @@ import (
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedding"
-	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -432,11 +431,11 @@ func (s *Companies) embedder(ctx context.Context) (embedding.Embedder, error) {
 	if s.emb != nil {
 		return s.emb, nil
 	}
-	emb, err := ingest.OpenEmbedder(ctx, s.Engine)
+	emb, err := embedding.Open(ctx, s.Engine)
 	if errors.Is(err, index.ErrNotFound) {
 		return nil, ErrNoEmbedder
 	}
-	if errors.Is(err, ingest.ErrEmbedderMismatch) {
+	if errors.Is(err, embedding.ErrMismatch) {
 		return nil, fmt.Errorf("%w: %v", ErrNoEmbedder, err)
 	}
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
-	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/record"
 )
 

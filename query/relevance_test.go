@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/internal/demo"
 )
 
 // Relevance measures lookalike quality against the demo generator's ground

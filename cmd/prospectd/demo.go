@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/openprospect/prospectd/index/embedded"
-	"github.com/openprospect/prospectd/ingest/demo"
+	"github.com/openprospect/prospectd/internal/demo"
 )
 
 func runDemo(ctx context.Context, args []string) error {

@@ -13,7 +13,7 @@ import (
 	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
-	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -81,7 +81,7 @@ func runServe(ctx context.Context, args []string) error {
 		}
 	}
 	// Refuse to serve vectors made by another embedder than this binary's.
-	if _, err := ingest.OpenEmbedder(ctx, eng); err != nil && !errors.Is(err, index.ErrNotFound) {
+	if _, err := embedding.Open(ctx, eng); err != nil && !errors.Is(err, index.ErrNotFound) {
 		return err
 	}
 

@@ -4,7 +4,7 @@
 // and reports precision and recall of the fitted table on held-out
 // queries from another corpus (seed B).
 //
-//	go generate ./query/namematch
+//	go generate ./namematch
 package main
 
 import (
@@ -17,9 +17,9 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/openprospect/prospectd/ingest/demo"
-	"github.com/openprospect/prospectd/query/namematch"
-	"github.com/openprospect/prospectd/query/namematch/namematchtest"
+	"github.com/openprospect/prospectd/internal/demo"
+	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/namematch/namematchtest"
 )
 
 func main() {

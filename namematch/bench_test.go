@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/openprospect/prospectd/index/embedded"
-	"github.com/openprospect/prospectd/ingest/demo"
-	"github.com/openprospect/prospectd/query/namematch"
-	"github.com/openprospect/prospectd/query/namematch/namematchtest"
+	"github.com/openprospect/prospectd/internal/demo"
+	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/namematch/namematchtest"
 )
 
 // BenchmarkBulkMatch10k matches 10,000 perturbed names (15% of companies

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/openprospect/prospectd/ingest/demo"
-	"github.com/openprospect/prospectd/query/namematch"
-	"github.com/openprospect/prospectd/query/namematch/namematchtest"
+	"github.com/openprospect/prospectd/internal/demo"
+	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/namematch/namematchtest"
 )
 
 // TestAccuracyHeldOut is the CI version of the bulk-match benchmark: a

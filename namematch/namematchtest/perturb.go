@@ -11,8 +11,8 @@ import (
 	"unicode"
 
 	"github.com/openprospect/prospectd/index"
-	"github.com/openprospect/prospectd/ingest/demo"
-	"github.com/openprospect/prospectd/query/namematch"
+	"github.com/openprospect/prospectd/internal/demo"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/geo"
 )

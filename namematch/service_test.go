@@ -8,7 +8,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
-	"github.com/openprospect/prospectd/query/namematch"
+	"github.com/openprospect/prospectd/namematch"
 )
 
 // TestServiceFreshness: the name index is reused while the engine is
