@@ -21,8 +21,8 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/jobs"
-	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
 )
 
