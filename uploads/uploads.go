@@ -3,9 +3,16 @@
 // quoted fields, UTF-8 with or without BOM) and Excel workbooks (.xlsx,
 // first sheet), with the spec's size and row caps, and finds the domain
 // column when it is not named.
+//
+// Every cap is enforced while reading, not after: a workbook whose parts
+// unpack to more than its unpack cap is refused before anything is
+// inflated, and both formats stop at the first row past the row cap, so a
+// small file that expands to gigabytes (a zip bomb, a CSV of a million
+// columns) costs no more than a file at the caps.
 package uploads
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"encoding/csv"
@@ -34,6 +41,36 @@ var (
 type Limits struct {
 	MaxBytes int64
 	MaxRows  int // data rows, header excluded
+	// MaxUnzipBytes caps what the parts of an .xlsx workbook unpack to;
+	// 0 means UnzipFactor times MaxBytes, at least MinUnzipBytes.
+	MaxUnzipBytes int64
+}
+
+// Caps every upload has, whatever its endpoint.
+const (
+	// UnzipFactor and MinUnzipBytes size the default unpack cap of a
+	// workbook: tabular XML compresses about 5-10 times, so a workbook at
+	// the byte cap unpacks to well under ten times its size, while a zip
+	// bomb unpacks to a thousand times.
+	UnzipFactor   = 10
+	MinUnzipBytes = 16 << 20
+	// MaxCellChars is Excel's own limit on the characters of one cell,
+	// applied to CSV fields too.
+	MaxCellChars = 32_767
+	// MaxColumns is Excel's own limit on the columns of a sheet, applied
+	// to CSV rows too.
+	MaxColumns = 16_384
+	// maxXMLInMemory is the worksheet size excelize keeps in memory; a
+	// larger sheet (still under the unpack cap) is streamed from a
+	// temporary file.
+	maxXMLInMemory = 16 << 20
+)
+
+func (l Limits) unzipBytes() int64 {
+	if l.MaxUnzipBytes > 0 {
+		return l.MaxUnzipBytes
+	}
+	return max(UnzipFactor*l.MaxBytes, MinUnzipBytes)
 }
 
 // Table is an uploaded table: the header and the data rows (blank rows
@@ -62,17 +99,14 @@ func Read(name string, r io.Reader, lim Limits) (*Table, error) {
 	var t *Table
 	switch ext := strings.ToLower(filepath.Ext(name)); {
 	case ext == ".xlsx" || bytes.HasPrefix(data, []byte("PK\x03\x04")):
-		t, err = readXLSX(data)
+		t, err = readXLSX(data, lim)
 	case ext == ".xls" || bytes.HasPrefix(data, []byte("\xd0\xcf\x11\xe0")):
 		return nil, fmt.Errorf("%w: legacy .xls workbooks are not supported; save as .xlsx or CSV", ErrFormat)
 	default:
-		t, err = readCSV(data)
+		t, err = readCSV(data, lim)
 	}
 	if err != nil {
 		return nil, err
-	}
-	if len(t.Rows) > lim.MaxRows {
-		return nil, fmt.Errorf("%w: %d rows, the limit is %d", ErrTooLarge, len(t.Rows), lim.MaxRows)
 	}
 	if len(t.Rows) == 0 {
 		return nil, fmt.Errorf("%w: the file has a header but no rows", ErrFormat)
@@ -88,7 +122,30 @@ func Human(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func readCSV(data []byte) (*Table, error) {
+// errTooManyRows is the error of the first row past the cap: reading
+// stops there, so the total is unknown.
+func errTooManyRows(lim Limits) error {
+	return fmt.Errorf("%w: more than %d rows, the limit is %d", ErrTooLarge, lim.MaxRows, lim.MaxRows)
+}
+
+// checkRow refuses a row (the header included) over the column or cell
+// caps; where names it for the message ("line 3", "row 3").
+func checkRow(rec []string, where string) error {
+	if len(rec) > MaxColumns {
+		return fmt.Errorf("%w: %s has %d columns, the limit is %d", ErrFormat, where, len(rec), MaxColumns)
+	}
+	for i, v := range rec {
+		// Bytes bound characters from above: count runes only when needed.
+		if len(v) > MaxCellChars {
+			if n := utf8.RuneCountInString(v); n > MaxCellChars {
+				return fmt.Errorf("%w: %s, column %d has %d characters, the limit per cell is %d", ErrFormat, where, i+1, n, MaxCellChars)
+			}
+		}
+	}
+	return nil
+}
+
+func readCSV(data []byte, lim Limits) (*Table, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, fmt.Errorf("%w: the file contains NUL bytes: not a text table", ErrFormat)
@@ -111,6 +168,9 @@ func readCSV(data []byte) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: no header row (%v)", ErrFormat, err)
 	}
+	if err := checkRow(header, "the header"); err != nil {
+		return nil, err
+	}
 	t := &Table{Header: uniqueHeader(trimAll(header))}
 	for {
 		rec, err := r.Read()
@@ -121,7 +181,12 @@ func readCSV(data []byte) (*Table, error) {
 			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 		}
 		line, _ := r.FieldPos(0)
-		t.add(rec, line)
+		if err := checkRow(rec, fmt.Sprintf("line %d", line)); err != nil {
+			return nil, err
+		}
+		if t.add(rec, line) && len(t.Rows) > lim.MaxRows {
+			return nil, errTooManyRows(lim)
+		}
 	}
 	return t, nil
 }
@@ -137,8 +202,46 @@ func sniff(line []byte) rune {
 	return best
 }
 
-func readXLSX(data []byte) (*Table, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+// checkZip refuses a workbook whose parts say they unpack to more than
+// limit bytes, then inflates each part to check it is what it says:
+// archive/zip stops a part at its stated size and checks its CRC, while
+// excelize would silently read a truncated part. Summed here rather than
+// by excelize, whose signed sum a part stating an absurd size (2^64-1)
+// wraps.
+func checkZip(data []byte, limit int64) error {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return fmt.Errorf("%w: not an Excel workbook (%v)", ErrFormat, err)
+	}
+	var total uint64
+	for _, f := range zr.File {
+		total += f.UncompressedSize64
+		if f.UncompressedSize64 > uint64(limit) || total > uint64(limit) {
+			return fmt.Errorf("%w: the workbook unpacks to more than %s (the limit for an upload of this size); save it as CSV or remove unused sheets and images", ErrTooLarge, Human(limit))
+		}
+	}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err == nil {
+			_, err = io.Copy(io.Discard, rc)
+			rc.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("%w: not an Excel workbook (part %s: %v)", ErrFormat, f.Name, err)
+		}
+	}
+	return nil
+}
+
+func readXLSX(data []byte, lim Limits) (*Table, error) {
+	unzip := lim.unzipBytes()
+	if err := checkZip(data, unzip); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+		UnzipSizeLimit:    unzip,
+		UnzipXMLSizeLimit: min(unzip, maxXMLInMemory),
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: not an Excel workbook (%v)", ErrFormat, err)
 	}
@@ -160,6 +263,9 @@ func readXLSX(data []byte) (*Table, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: row %d: %v", ErrFormat, line, err)
 		}
+		if err := checkRow(cols, fmt.Sprintf("row %d", line)); err != nil {
+			return nil, err
+		}
 		if t == nil {
 			if blank(cols) {
 				continue
@@ -167,7 +273,12 @@ func readXLSX(data []byte) (*Table, error) {
 			t = &Table{Header: uniqueHeader(trimAll(cols))}
 			continue
 		}
-		t.add(cols, line)
+		if t.add(cols, line) && len(t.Rows) > lim.MaxRows {
+			return nil, errTooManyRows(lim)
+		}
+	}
+	if err := rows.Error(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	if t == nil {
 		return nil, fmt.Errorf("%w: the first sheet is empty", ErrFormat)
@@ -175,14 +286,16 @@ func readXLSX(data []byte) (*Table, error) {
 	return t, nil
 }
 
-func (t *Table) add(rec []string, line int) {
+// add appends a non-blank row and reports whether it did.
+func (t *Table) add(rec []string, line int) bool {
 	if blank(rec) {
-		return
+		return false
 	}
 	row := make([]string, max(len(t.Header), len(rec)))
 	copy(row, trimAll(rec))
 	t.Rows = append(t.Rows, row[:len(t.Header):len(t.Header)])
 	t.Line = append(t.Line, line)
+	return true
 }
 
 func trimAll(in []string) []string {
