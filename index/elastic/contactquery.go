@@ -8,11 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/textfold"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -55,7 +53,7 @@ func newContactDoc(d index.ContactDoc) contactDoc {
 	doc := contactDoc{
 		Contact:       c,
 		Connections:   max(math.MinInt32, min(c.Connections, math.MaxInt32)),
-		NameFolded:    foldWords(c.Name),
+		NameFolded:    textfold.Words(c.Name),
 		SeniorityRank: seniorityRank(c.Seniority),
 		SkillTerms:    lowerAll(c.Skills),
 		EmailLC:       strings.ToLower(c.Email),
@@ -115,34 +113,6 @@ func linkedInHandle(u string) string {
 		h = h[:j]
 	}
 	return strings.ToLower(h)
-}
-
-// foldWords lower-cases s, strips diacritics (ß becomes ss) and returns its
-// words joined by single spaces: the embedded engine's folding, so a name
-// matches the same substrings on both engines.
-func foldWords(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := true
-	s = norm.NFD.String(s)
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case r == 'ß':
-			b.WriteString("ss")
-			space = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
-			space = false
-		default:
-			if !space {
-				b.WriteByte(' ')
-				space = true
-			}
-		}
-	}
-	return strings.TrimSuffix(b.String(), " ")
 }
 
 // Mapped field names (mappings/contacts-v1.json) of the contact fields.
@@ -274,7 +244,7 @@ func contactLeaf(f index.Filter) (esQuery, error) {
 			// Any part of the folded name: the name and the text are folded
 			// the same way here, so the pattern holds only letters, digits
 			// and single spaces (no wildcard characters to escape).
-			p := foldWords(n.Text)
+			p := textfold.Words(n.Text)
 			if p == "" {
 				return matchNone(), nil
 			}

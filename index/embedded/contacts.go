@@ -20,6 +20,7 @@ import (
 	"github.com/cockroachdb/pebble"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/textfold"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -228,7 +229,7 @@ func newCEntry(c *record.Contact, vec []float32) cEntry {
 		e.job = d
 	}
 	e.rank = seniorityRank(c.Seniority)
-	e.title, e.name = foldWords(c.Title), foldWords(c.Name)
+	e.title, e.name = textfold.Words(c.Title), textfold.Words(c.Name)
 	e.scale, e.vec = quantize(vec)
 	return e
 }
@@ -893,7 +894,7 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		}
 		return filterIDs(cand, func(id uint32) bool { d := x.jobs[id]; return d != noDate && d >= lo && d <= hi }), nil
 	case index.Phrase:
-		p := foldWords(n.Text)
+		p := textfold.Words(n.Text)
 		if p == "" {
 			return roaring.New(), nil
 		}
@@ -909,7 +910,7 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 			}
 			narrowed = roaring.And(narrowed, bm)
 		}
-		return filterIDs(narrowed, func(id uint32) bool { return containsPhrase(x.titleOf(id), p) }), nil
+		return filterIDs(narrowed, func(id uint32) bool { return textfold.ContainsPhrase(x.titleOf(id), p) }), nil
 	case index.And:
 		cur := cand
 		for _, c := range n {

@@ -90,23 +90,6 @@ func TestUpsertWithoutMeta(t *testing.T) {
 	}
 }
 
-func TestFoldAndPhrase(t *testing.T) {
-	for _, tc := range []struct {
-		text, phrase string
-		want         bool
-	}{
-		{"Zero-trust Endpoint Protection", "endpoint protection", true},
-		{"Straße und Büro", "strasse und buro", true},
-		{"secure endpoints", "endpoint", false},
-		{"a b c", "b c", true},
-		{"abc", "", false},
-	} {
-		if got := containsPhrase(foldWords(tc.text), foldWords(tc.phrase)); got != tc.want {
-			t.Errorf("containsPhrase(%q, %q) = %v", tc.text, tc.phrase, got)
-		}
-	}
-}
-
 func FuzzEntryCodec(f *testing.F) {
 	en := entry{vector: []float32{1, 2}, score: 5, start: 100, flags: 3}
 	en.terms[0] = []string{"a.com"}

@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/textfold"
 )
 
 // CountCompanies implements index.Engine.
@@ -264,7 +265,7 @@ func costly(f index.Filter) bool {
 // phrase checks the description and site text of each candidate. It reads
 // the stored profiles, so And evaluates it last, on the fewest candidates.
 func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, error) {
-	p := foldWords(text)
+	p := textfold.Words(text)
 	out := roaring.New()
 	if p == "" {
 		return out, nil
@@ -289,7 +290,7 @@ func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, err
 		if err != nil {
 			return nil, fmt.Errorf("phrase filter: decode %s: %w", e.domains[id], err)
 		}
-		if containsPhrase(foldWords(doc.Description), p) || containsPhrase(foldWords(doc.SiteText), p) {
+		if textfold.ContainsPhrase(textfold.Words(doc.Description), p) || textfold.ContainsPhrase(textfold.Words(doc.SiteText), p) {
 			out.Add(id)
 		}
 	}

@@ -1,4 +1,8 @@
-package embedded
+// Package textfold is the one text folding both search engines use, so a
+// phrase or a name matches the same text on the embedded engine and on
+// Elasticsearch: lower case, diacritics stripped (ß becomes ss, as
+// Elasticsearch's asciifolding does), words joined by single spaces.
+package textfold
 
 import (
 	"strings"
@@ -7,10 +11,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// foldWords lower-cases s, strips diacritics (ß becomes ss, as
-// Elasticsearch's asciifolding does), and returns its words joined by single
-// spaces, so a phrase matches as a substring bounded by spaces.
-func foldWords(s string) string {
+// Words folds s: lower case, diacritics stripped, every run of
+// characters that are neither letters nor digits becomes one space, no
+// space at either end. A phrase then matches folded text as a substring
+// bounded by spaces (ContainsPhrase).
+func Words(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := true
@@ -37,9 +42,9 @@ func foldWords(s string) string {
 	return strings.TrimSuffix(b.String(), " ")
 }
 
-// containsPhrase reports whether folded text contains folded phrase as
+// ContainsPhrase reports whether folded text contains folded phrase as
 // whole consecutive words.
-func containsPhrase(text, phrase string) bool {
+func ContainsPhrase(text, phrase string) bool {
 	if phrase == "" {
 		return false
 	}
@@ -57,6 +62,7 @@ func containsPhrase(text, phrase string) bool {
 	}
 }
 
+// isASCII lets ASCII text, which NFD leaves unchanged, skip normalizing.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
