@@ -14,6 +14,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
+	"github.com/openprospect/prospectd/internal/privatefs"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -135,7 +136,7 @@ func demoKey(ctx context.Context, st store.Store, dataDir string) (string, error
 	if err != nil {
 		return "", fmt.Errorf("create demo key: %w", err)
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+	if err := privatefs.MkdirAll(dataDir); err != nil {
 		return "", err
 	}
 	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {

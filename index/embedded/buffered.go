@@ -3,13 +3,12 @@ package embedded
 import (
 	"github.com/cockroachdb/pebble/objstorage"
 	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
-	"github.com/cockroachdb/pebble/vfs"
 )
 
 // createBuffered creates the file at path for an sstable writer, through
 // the page cache (Pebble's own buffered file).
 func createBuffered(path string) (objstorage.Writable, error) {
-	f, err := vfs.Default.Create(path)
+	f, err := indexFS.Create(path)
 	if err != nil {
 		return nil, err
 	}

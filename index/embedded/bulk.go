@@ -14,6 +14,8 @@ import (
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/objstorage"
 	"github.com/cockroachdb/pebble/sstable"
+
+	"github.com/openprospect/prospectd/internal/privatefs"
 )
 
 // A bulk load into an empty index bypasses the memtable: upserts collect in
@@ -130,7 +132,7 @@ func newBulkLoader(db *pebble.DB, dir string, wopts, final sstable.WriterOptions
 	if err := os.RemoveAll(tmp); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := os.MkdirAll(tmp, privatefs.DirMode); err != nil {
 		return nil, err
 	}
 	return &bulkLoader{db: db, dir: tmp, wopts: wopts, final: final, finalSize: finalSize, cur: newRun()}, nil

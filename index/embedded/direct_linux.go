@@ -28,7 +28,7 @@ const (
 // otherwise (tmpfs, for one, refuses O_DIRECT). Finish syncs the file
 // when sync is set; a spool file, dropped after a crash, needs no sync.
 func createDirect(path string, sync bool) (objstorage.Writable, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|syscall.O_DIRECT, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|syscall.O_DIRECT, 0o600)
 	if err != nil {
 		if !errors.Is(err, syscall.EINVAL) {
 			return nil, err

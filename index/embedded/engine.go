@@ -27,6 +27,7 @@ import (
 	"github.com/cockroachdb/pebble/bloom"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/internal/privatefs"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -140,8 +141,12 @@ type Engine struct {
 // Open opens (creating if needed) the index stored in dir. It fails with an
 // error wrapping index.ErrLocked when another process holds dir.
 func Open(dir string, opt Options) (*Engine, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The index holds every company and contact: owner only (0700/0600).
+	if err := privatefs.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("create index dir %s: %w", dir, err)
+	}
+	if err := privatefs.Restrict(dir); err != nil {
+		return nil, fmt.Errorf("index dir %s: %w", dir, err)
 	}
 	cache := opt.CacheBytes
 	if cache <= 0 {
@@ -158,6 +163,7 @@ func Open(dir string, opt Options) (*Engine, error) {
 		LBaseMaxBytes:               256 << 20,
 		DisableAutomaticCompactions: false,
 		Logger:                      quietLogger{},
+		FS:                          indexFS,
 	}
 	// Level 0 is rewritten soon after it is written: compressing it would
 	// cost more than the bytes it saves. Its bloom filters keep point reads

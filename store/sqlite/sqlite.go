@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 	"github.com/google/uuid"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/openprospect/prospectd/internal/privatefs"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -36,10 +36,19 @@ type Store struct {
 }
 
 // Open opens (creating if needed) the database file at path and applies
-// pending migrations.
+// pending migrations. The file is readable by its owner only (0600, in a
+// directory created 0700): SQLite creates its -wal and -shm files with
+// the database file's mode, and older ones lose their group and other
+// bits here.
 func Open(ctx context.Context, path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := privatefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("create state dir: %w", err)
+	}
+	if err := privatefs.Touch(path); err != nil {
+		return nil, fmt.Errorf("create state file: %w", err)
+	}
+	if err := privatefs.Restrict(path+"-wal", path+"-shm", path+"-journal"); err != nil {
+		return nil, fmt.Errorf("state file: %w", err)
 	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	w, err := sql.Open("sqlite", dsn)
