@@ -87,6 +87,7 @@ func (s *Server) registerAccount() {
 		OperationID:   "public-signup",
 		Method:        http.MethodPost,
 		Path:          "/v1/public/signup",
+		MaxBodyBytes:  jsonBodyLimit,
 		Summary:       "Request an account",
 		Description:   "No authentication. Sends a confirmation email; no credential is ever returned. After confirming, an administrator issues the API key (`prospectd keys create --org <email> --email <email> --plan starter`).",
 		Tags:          []string{"Service"},

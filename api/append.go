@@ -55,6 +55,8 @@ func (s *Server) registerAppend() {
 				"text/csv":         {Schema: &huma.Schema{Type: huma.TypeString}},
 			},
 		}},
+
+		MaxBodyBytes: uploadBodyLimit(appendLimits),
 	}, func(ctx context.Context, in *appendInput) (*appendOutput, error) {
 		p, err := s.paid(ctx, store.PlanStarter)
 		if err != nil {

@@ -199,7 +199,7 @@ func TestAppend(t *testing.T) {
 		{"?dataset=bizdata", nil, "a.csv", []byte("name,city\nAcme,Paris\n"), 422, "no column looks like domains"},
 		{"?dataset=bizdata&domain_column=web", nil, "a.csv", file, 422, `domain_column: no column "web"`},
 		{"?dataset=bizdata", nil, "a.xlsx", []byte("domain\na.com\n"), 422, "not an Excel workbook"},
-		{"?dataset=bizdata", nil, "a.csv", []byte("domain\n" + strings.Repeat("abcdefgh.com\n", 10_001)), 413, "10001 rows"},
+		{"?dataset=bizdata", nil, "a.csv", []byte("domain\n" + strings.Repeat("abcdefgh.com\n", 10_001)), 413, "more than 10000 rows"},
 		{"?dataset=bizdata", nil, "a.csv", append([]byte("domain\n"), bytes.Repeat([]byte("x"), 5<<20)...), 413, "limit is 5 MB"},
 		{"?dataset=bizdata", nil, "a.csv", nil, 422, "file"},
 	} {

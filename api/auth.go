@@ -33,15 +33,26 @@ func PrincipalFrom(ctx context.Context) (store.Principal, bool) {
 	return p, ok
 }
 
+// Details of a refused key, shared by the middleware and the header hook
+// that refuses a large body before reading it.
+const (
+	missingKey = "missing API key: send it in the X-API-Key header (or Authorization: Bearer, or x-service-key)"
+	invalidKey = "invalid or revoked API key"
+)
+
 // credential returns the key presented in any of the accepted headers.
-func credential(ctx huma.Context) string {
-	if k := strings.TrimSpace(ctx.Header("X-API-Key")); k != "" {
+func credential(ctx huma.Context) string { return credentialFrom(ctx.Header) }
+
+// credentialFrom returns the key presented in any of the accepted
+// headers, read with header.
+func credentialFrom(header func(name string) string) string {
+	if k := strings.TrimSpace(header("X-API-Key")); k != "" {
 		return k
 	}
-	if h := strings.TrimSpace(ctx.Header("Authorization")); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+	if h := strings.TrimSpace(header("Authorization")); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
 		return strings.TrimSpace(h[7:])
 	}
-	return strings.TrimSpace(ctx.Header("x-service-key"))
+	return strings.TrimSpace(header("x-service-key"))
 }
 
 func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
@@ -51,13 +62,13 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	}
 	key := credential(ctx)
 	if key == "" {
-		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "missing API key: send it in the X-API-Key header (or Authorization: Bearer, or x-service-key)")
+		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, missingKey)
 		return
 	}
 	p, err := s.deps.Store.Authenticate(ctx.Context(), key)
 	switch {
 	case errors.Is(err, store.ErrUnauthorized):
-		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "invalid or revoked API key")
+		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, invalidKey)
 		return
 	case err != nil:
 		s.deps.Log.Error().Err(err).Msg("authenticate")

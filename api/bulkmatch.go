@@ -82,6 +82,7 @@ func (s *Server) registerBulkMatch() {
 		OperationID:   "bulkmatch",
 		Method:        http.MethodPost,
 		Path:          "/v1/bulkmatch",
+		MaxBodyBytes:  uploadBodyLimit(bulkMatchLimits),
 		Summary:       "Match company names to domains (async)",
 		Description:   "multipart/form-data: `file` (CSV or .xlsx, at most 1 MB and 10,000 rows), `name_column` (required), optional evidence columns `country_column` (ISO code or name), `state_column`, `city_column`, `zip_code_column`, `phone_column`, and `min_match_confidence` (50-100, default 50). Returns a task id; poll GET /v1/bulkmatch/status/{task_id}. Matched rows are billed as company profiles.",
 		Tags:          []string{"Companies"},

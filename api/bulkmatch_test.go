@@ -203,7 +203,7 @@ func TestBulkMatchValidation(t *testing.T) {
 		{map[string]string{"name_column": "name", "min_match_confidence": "high"}, "a.csv", file, 422, "min_match_confidence"},
 		{map[string]string{"name_column": "name"}, "a.csv", []byte("name\n"), 422, "no rows"},
 		{map[string]string{"name_column": "name"}, "a.xlsx", file, 422, "not an Excel workbook"},
-		{map[string]string{"name_column": "name"}, "a.csv", []byte("name\n" + strings.Repeat("Acme\n", 10_001)), 413, "10001 rows"},
+		{map[string]string{"name_column": "name"}, "a.csv", []byte("name\n" + strings.Repeat("Acme\n", 10_001)), 413, "more than 10000 rows"},
 		{map[string]string{"name_column": "name"}, "a.csv", append([]byte("name\n"), bytes.Repeat([]byte("x"), 1<<20)...), 413, "limit is 1 MB"},
 	} {
 		res, out := f.submit(t, f.key, tc.fields, tc.name, tc.file)

@@ -150,6 +150,7 @@ func (s *Server) registerContactMatch(svc *query.ContactService) {
 		OperationID:   "contacts-bulk-match",
 		Method:        http.MethodPost,
 		Path:          "/v1/contacts/bulk-match",
+		MaxBodyBytes:  contactMatchBodyLimit,
 		Summary:       "Match people to contacts (async)",
 		Description:   "Each query is matched by exact email first (match_score 100), then by name (and company or domain). Returns a task id; poll GET /v1/contactmatch/status/{task_id}.",
 		Tags:          []string{"Contacts"},

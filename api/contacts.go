@@ -178,6 +178,8 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		Errors:      errs,
 		RequestBody: &huma.RequestBody{Description: "Contact discovery parameters (see the spec's tables)", Content: map[string]*huma.MediaType{
 			"application/json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}}}},
+
+		MaxBodyBytes: jsonBodyLimit,
 	}, func(ctx context.Context, in *contactDiscoverInput) (*contactDiscoverOutput, error) {
 		p, err := s.paid(ctx, store.PlanStarter)
 		if err != nil {

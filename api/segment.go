@@ -85,6 +85,7 @@ func (s *Server) registerSegment() {
 		OperationID:   "segment",
 		Method:        http.MethodPost,
 		Path:          "/v1/segment",
+		MaxBodyBytes:  uploadBodyLimit(segmentLimits),
 		Summary:       "Segment a list of domains (async)",
 		Description:   "multipart/form-data: `file` (CSV or .xlsx, at most 1 MB and 10,000 rows), `domain_column` (detected when omitted), `max_segments` (2-100; chosen by silhouette when omitted). Returns a task id; poll GET /v1/segment/status/{task_id}. Only active indexed companies are segmented.",
 		Tags:          []string{"Companies"},

@@ -111,7 +111,7 @@ func TestSegmentEndpoint(t *testing.T) {
 		{map[string]string{"domain_column": "web"}, "a.csv", []byte("domain\na.com\n"), 422, `no column "web"`},
 		{nil, "a.csv", []byte("domain\nnot a domain\na.com\n"), 422, "not domains"},
 		{nil, "a.xlsx", []byte("domain\na.com\n"), 422, "not an Excel workbook"},
-		{nil, "a.csv", []byte("domain\n" + strings.Repeat("abcdefgh.com\n", 10_001)), 413, "10001 rows"},
+		{nil, "a.csv", []byte("domain\n" + strings.Repeat("abcdefgh.com\n", 10_001)), 413, "more than 10000 rows"},
 		{nil, "a.csv", append([]byte("domain\n"), bytes.Repeat([]byte("x"), 1<<20)...), 413, "limit is 1 MB"},
 		{map[string]string{"query_id": "q1"}, "a.csv", []byte("domain\na.com\n"), 404, "saved query"},
 	} {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -60,6 +61,8 @@ type Server struct {
 	signups   *account.Signups
 	jobs      *jobs.Runner
 	names     *namematch.Service
+	// routeTable serves bodyPolicy (limits.go).
+	routeTable routeTable
 }
 
 // New builds the API with every route registered.
@@ -70,8 +73,11 @@ func New(d Deps) *Server {
 		ReadTimeout:           60 * time.Second,
 		WriteTimeout:          120 * time.Second,
 		IdleTimeout:           120 * time.Second,
-		BodyLimit:             64 << 20,
-		ErrorHandler:          fiberError,
+		// The request line and headers fit maxHeaderBytes; each route's
+		// body limit is set per request by bodyPolicy (limits.go).
+		ReadBufferSize: maxHeaderBytes,
+		BodyLimit:      jsonBodyLimit,
+		ErrorHandler:   fiberError,
 	})
 	app.Use(requestLog(d.Log))
 	app.Use(jsonBodies)
@@ -107,6 +113,7 @@ func New(d Deps) *Server {
 		names:     &namematch.Service{Engine: d.Engine, Now: d.Now},
 	}
 	hapi.UseMiddleware(s.authenticate)
+	app.Server().HeaderReceived = s.bodyPolicy
 
 	s.registerService()
 	s.registerCompanies()
@@ -175,8 +182,18 @@ func fiberError(c *fiber.Ctx, err error) error {
 		code = fe.Code
 	}
 	msg := err.Error()
-	if code == http.StatusInternalServerError {
+	switch code {
+	case http.StatusInternalServerError:
 		msg = "internal error"
+	case http.StatusRequestEntityTooLarge:
+		// Refused by bodyPolicy before the body was read: say why.
+		if status, detail, ok := refusal(func(k string) string { return c.Get(k) }); ok {
+			code, msg = status, detail
+		} else {
+			msg = fmt.Sprintf("request body over the limit of this route (%s for JSON bodies; an upload's file cap plus %s for multipart forms)", human(jsonBodyLimit), human(formOverhead))
+		}
+	case http.StatusRequestHeaderFieldsTooLarge:
+		msg = fmt.Sprintf("the request line and headers are over %s; icp_text, negate_icp_text and icp_prompt take at most 4000 characters each (a limit of the spec); send less", human(maxHeaderBytes))
 	}
 	return writeProblem(c, code, msg)
 }
