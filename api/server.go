@@ -76,8 +76,11 @@ func New(d Deps) *Server {
 		// The request line and headers fit maxHeaderBytes; each route's
 		// body limit is set per request by bodyPolicy (limits.go).
 		ReadBufferSize: maxHeaderBytes,
-		BodyLimit:      jsonBodyLimit,
-		ErrorHandler:   fiberError,
+		// An idle keep-alive connection gives its read buffer back to the
+		// pool rather than holding maxHeaderBytes while it waits.
+		ReduceMemoryUsage: true,
+		BodyLimit:         jsonBodyLimit,
+		ErrorHandler:      fiberError,
 	})
 	app.Use(requestLog(d.Log))
 	app.Use(jsonBodies)
