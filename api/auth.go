@@ -76,6 +76,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	if ok, retry := s.limiter.Allow(p, s.deps.Now()); !ok {
+		setLogClient(ctx, "key:"+p.KeyID)
 		secs := int(math.Ceil(retry.Seconds()))
 		ctx.SetHeader("Retry-After", strconv.Itoa(secs))
 		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests,

@@ -82,7 +82,7 @@ func New(d Deps) *Server {
 		BodyLimit:         jsonBodyLimit,
 		ErrorHandler:      fiberError,
 	})
-	app.Use(requestLog(d.Log))
+	app.Use(requestLog(d.Log, time.Now))
 	app.Use(jsonBodies)
 
 	cfg := huma.DefaultConfig("Prospecting API", Version)
@@ -224,17 +224,15 @@ func jsonBodies(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-func requestLog(log zerolog.Logger) fiber.Handler {
+// requestLog logs every request; refused ones (401, 429) are aggregated
+// per client (refusallog.go), so a client hammering at its rate limit
+// cannot flood the log.
+func requestLog(log zerolog.Logger, now func() time.Time) fiber.Handler {
+	q := &refusalLog{now: now}
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		err := c.Next()
-		status := c.Response().StatusCode()
-		ev := log.Info()
-		if status >= 500 {
-			ev = log.Error()
-		}
-		ev.Str("method", c.Method()).Str("path", c.Path()).Int("status", status).
-			Dur("took", time.Since(start)).Msg("request")
+		q.logRequest(log, c, c.Response().StatusCode(), time.Since(start))
 		return err
 	}
 }
