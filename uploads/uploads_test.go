@@ -1,33 +1,19 @@
 package uploads
 
 import (
-	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"errors"
-	"hash/crc32"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/openprospect/prospectd/uploads/uploadtest"
 )
 
 var lim = Limits{MaxBytes: 1 << 20, MaxRows: 10_000}
 
-func xlsx(t testing.TB, rows [][]any) []byte {
-	f := excelize.NewFile()
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		f.SetSheetRow("Sheet1", cell, &r)
-	}
-	var b bytes.Buffer
-	if err := f.Write(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+func xlsx(t testing.TB, rows [][]any) []byte { return uploadtest.XLSX(t, rows) }
 
 func TestRead(t *testing.T) {
 	for _, tc := range []struct {
@@ -125,73 +111,6 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// deflateChunk compresses b as non-final deflate blocks that refer to
-// nothing before them, so copies of it concatenate into one stream that
-// inflates to the copies of b: a gigabyte of XML costs a megabyte and no
-// gigabyte of compression work.
-func deflateChunk(t testing.TB, b []byte) []byte {
-	var out bytes.Buffer
-	w, err := flate.NewWriter(&out, flate.BestCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write(b)
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
-// bombXLSX returns a workbook whose first sheet is head, repeats copies
-// of row, then tail, written as a raw zip part stating size (the true
-// size when size is 0). The other parts come from a real workbook.
-func bombXLSX(t testing.TB, row string, repeats int, size uint64) []byte {
-	head := `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
-		`<row r="1"><c r="A1" t="inlineStr"><is><t>domain</t></is></c></row>`
-	tail := `</sheetData></worksheet>`
-	small := xlsx(t, [][]any{{"domain"}, {"a.com"}})
-	base, err := zip.NewReader(bytes.NewReader(small), int64(len(small)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range base.File {
-		if f.Name != "xl/worksheets/sheet1.xml" {
-			if err := zw.Copy(f); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		var comp bytes.Buffer
-		crc := crc32.NewIEEE()
-		comp.Write(deflateChunk(t, []byte(head)))
-		crc.Write([]byte(head))
-		chunk := deflateChunk(t, []byte(row))
-		for range repeats {
-			comp.Write(chunk)
-			crc.Write([]byte(row))
-		}
-		comp.Write(deflateChunk(t, []byte(tail)))
-		crc.Write([]byte(tail))
-		comp.Write([]byte{0x03, 0x00}) // final empty block
-		n := uint64(len(head) + repeats*len(row) + len(tail))
-		if size == 0 {
-			size = n
-		}
-		w, err := zw.CreateRaw(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, CRC32: crc.Sum32(),
-			CompressedSize64: uint64(comp.Len()), UncompressedSize64: size})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(comp.Bytes())
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
 // TestReadRefusesBombsFast: workbooks and CSV files that unpack or split
 // into far more than the caps are refused at the caps, in bounded time
 // and memory.
@@ -209,13 +128,13 @@ func TestReadRefusesBombsFast(t *testing.T) {
 		want   error
 		detail string
 	}{
-		{"1 GiB sheet", "bomb.xlsx", appendLim, func(t testing.TB) []byte { return bombXLSX(t, rows, 1024, 0) }, ErrTooLarge, "unpacks to more than 50 MB"},
-		{"256 MiB sheet", "bomb.xlsx", lim, func(t testing.TB) []byte { return bombXLSX(t, rows, 256, 0) }, ErrTooLarge, "unpacks to more than 16 MB"},
-		{"sheet stating 2^64-1 bytes", "bomb.xlsx", appendLim, func(t testing.TB) []byte { return bombXLSX(t, rows, 1024, ^uint64(0)) }, ErrTooLarge, "unpacks to more than"},
-		{"sheet stating too few bytes", "bomb.xlsx", appendLim, func(t testing.TB) []byte { return bombXLSX(t, rows, 1024, 32<<10) }, ErrFormat, "not an Excel workbook"},
-		{"rows past the cap under the unpack cap", "rows.xlsx", lim, func(t testing.TB) []byte { return bombXLSX(t, rows, 12, 0) }, ErrTooLarge, "more than 10000 rows"},
+		{"1 GiB sheet", "bomb.xlsx", appendLim, func(t testing.TB) []byte { return uploadtest.BombXLSX(t, rows, 1024, 0) }, ErrTooLarge, "unpacks to more than 50 MB"},
+		{"256 MiB sheet", "bomb.xlsx", lim, func(t testing.TB) []byte { return uploadtest.BombXLSX(t, rows, 256, 0) }, ErrTooLarge, "unpacks to more than 16 MB"},
+		{"sheet stating 2^64-1 bytes", "bomb.xlsx", appendLim, func(t testing.TB) []byte { return uploadtest.BombXLSX(t, rows, 1024, ^uint64(0)) }, ErrTooLarge, "unpacks to more than"},
+		{"sheet stating too few bytes", "bomb.xlsx", appendLim, func(t testing.TB) []byte { return uploadtest.BombXLSX(t, rows, 1024, 32<<10) }, ErrFormat, "not an Excel workbook"},
+		{"rows past the cap under the unpack cap", "rows.xlsx", lim, func(t testing.TB) []byte { return uploadtest.BombXLSX(t, rows, 12, 0) }, ErrTooLarge, "more than 10000 rows"},
 		{"wide rows past the cap", "wide.xlsx", lim, func(t testing.TB) []byte {
-			return bombXLSX(t, strings.Repeat("<row>"+wide+"</row>", 1000), 11, 0)
+			return uploadtest.BombXLSX(t, strings.Repeat("<row>"+wide+"</row>", 1000), 11, 0)
 		}, ErrTooLarge, "more than 10000 rows"},
 		{"csv rows past the cap", "a.csv", lim, func(testing.TB) []byte { return []byte("domain\n" + strings.Repeat("a.com\n", 150_000)) }, ErrTooLarge, "more than 10000 rows"},
 		{"csv too many columns", "a.csv", lim, func(testing.TB) []byte { return []byte("domain" + strings.Repeat(",", 200_000) + "\na.com\n") }, ErrFormat, "the header has 200001 columns, the limit is 16384"},
