@@ -121,6 +121,10 @@ func (s *Server) bodyPolicy(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	}
 	method := string(h.Method())
 	path, _, _ := strings.Cut(string(h.RequestURI()), "?")
+	if _, rest, ok := strings.Cut(path, "://"); ok && !strings.HasPrefix(path, "/") { // absolute form
+		_, p, _ := strings.Cut(rest, "/")
+		path = "/" + p
+	}
 	r, ok := s.routeFor(method, path)
 	if !ok {
 		r = route{limit: jsonBodyLimit}

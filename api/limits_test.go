@@ -211,6 +211,7 @@ func TestBodyLimits(t *testing.T) {
 		{"valid key, over the bulk match limit", "/v1/contacts/bulk-match", "application/json", 3 << 20, map[string]string{"X-API-Key": f.key}, 413, "is 2 MiB"},
 		{"public route, over the JSON limit", "/v1/public/signup", "application/json", big, nil, 413, "the limit of POST /v1/public/signup is 64 KiB"},
 		{"unknown route", "/v1/nowhere", "application/json", big, nil, 413, "is 64 KiB"},
+		{"absolute-form target, no key", "http://test/v1/segment", form, big, nil, 401, "missing API key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := read.Load()
