@@ -314,7 +314,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		if err != nil {
 			return nil, s.serviceError(ctx, "contact lookup", err)
 		}
-		if _, err := s.bill(ctx, p, "contacts_lookup", []store.Charge{{Kind: store.KindContact, Key: strconv.FormatInt(c.PersonaID, 10)}}); err != nil {
+		if _, err := bill(ctx, s, p, "contacts_lookup", []int64{c.PersonaID}, contactCharge); err != nil {
 			return nil, err
 		}
 		return &contactLookupOutput{Body: ContactLookupBody{PersonaID: c.PersonaID, Name: c.Name, Title: optional(c.Title),
@@ -325,28 +325,38 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 // billGroups bills net-new firmographic domains and net-new contacts from
 // one pool, in rank order, and keeps what the credits cover.
 func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint string, groups []query.ContactGroup) (Groups, int, int, error) {
-	var charges []store.Charge
+	// One record per company, then one per contact, in rank order.
+	type item struct {
+		domain  string
+		persona int64 // 0 for the company
+	}
+	var items []item
 	for _, g := range groups {
-		charges = append(charges, store.Charge{Kind: store.KindCompany, Key: g.Domain})
+		items = append(items, item{domain: g.Domain})
 		for _, c := range g.Contacts {
-			charges = append(charges, store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(c.Contact.PersonaID, 10)})
+			items = append(items, item{persona: c.Contact.PersonaID})
 		}
 	}
-	r, err := s.bill(ctx, p, endpoint, charges)
+	r, err := bill(ctx, s, p, endpoint, items, func(it item) []store.Charge {
+		if it.persona == 0 {
+			return companyCharge(it.domain)
+		}
+		return contactCharge(it.persona)
+	})
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	out := Groups{}
 	k := 0
 	for _, g := range groups {
-		companyCovered := r.Covered[k]
+		companyCovered := r.Mask[k]
 		k++
 		og := ContactGroupOut{Domain: g.Domain, Name: g.Name, Employees: g.Employees, RevenueRange: g.RevenueRange,
 			IndustryGroups: nonNilMap(g.IndustryGroups), Address: GroupAddress{Country: g.Country, State: g.State},
 			EmailPattern: g.EmailPattern, EmailPatternConfidence: g.EmailPatternConfidence, EmailPatternGuess: g.EmailPatternGuess,
 			Contacts: []ContactOut{}}
 		for _, c := range g.Contacts {
-			if r.Covered[k] && companyCovered {
+			if r.Mask[k] && companyCovered {
 				og.Contacts = append(og.Contacts, ContactOf(c.Contact, c.Similarity))
 			}
 			k++
