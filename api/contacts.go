@@ -19,53 +19,15 @@ import (
 	"github.com/openprospect/prospectd/store"
 )
 
-// Phone is a contact's number with its type, derived on each call.
-type Phone struct {
-	Phone string `json:"phone" doc:"E.164"`
-	Type  string `json:"type" enum:"mobile,landline"`
-}
+// Phone is a contact's number with its type (see record.Phone).
+type Phone = record.Phone
 
-// ContactOut is a contact record (spec: Contact record).
-type ContactOut struct {
-	PersonaID      int64    `json:"persona_id"`
-	Domain         string   `json:"domain"`
-	Name           string   `json:"name"`
-	Title          *string  `json:"title"`
-	Department     *string  `json:"department"`
-	Seniority      *string  `json:"seniority"`
-	Skills         []string `json:"skills"`
-	Phone          []Phone  `json:"phone"`
-	Email          *string  `json:"email"`
-	EmailValidated bool     `json:"email_validated"`
-	SocialURLs     []string `json:"social_urls"`
-	Connections    int      `json:"connections"`
-	Country        string   `json:"country"`
-	State          string   `json:"state"`
-	Industry       []string `json:"industry"`
-	Employees      string   `json:"employees"`
-	RevenueRange   string   `json:"revenue_range"`
-	JobstartDate   *string  `json:"jobstart_date"`
-	Similarity     *int     `json:"similarity,omitempty" doc:"0-100, in similarity mode"`
-	Summary        *string  `json:"summary"`
-	CompanyName    string   `json:"company_name"`
-}
+// ContactOut is a contact record (spec: Contact record; see
+// record.ContactOut).
+type ContactOut = record.ContactOut
 
 // ContactOf shapes a stored contact.
-func ContactOf(c record.Contact, sim *int) ContactOut {
-	out := ContactOut{
-		PersonaID: c.PersonaID, Domain: c.Domain, Name: c.Name, Title: optional(c.Title), Department: optional(c.Department),
-		Seniority: optional(c.Seniority), Skills: nonNil(c.Skills), Phone: []Phone{}, Email: optional(c.Email),
-		EmailValidated: c.Email != "" && c.EmailValidated, SocialURLs: nonNil(c.SocialURLs), Connections: c.Connections,
-		Country: c.Country, State: c.State, Industry: nonNil(c.Industry), Employees: c.Employees, RevenueRange: c.RevenueRange,
-		JobstartDate: optional(c.JobStartDate), Similarity: sim, Summary: optional(c.Summary), CompanyName: c.CompanyName,
-	}
-	for _, p := range c.Phones {
-		if t := record.PhoneType(p); t != "" {
-			out.Phone = append(out.Phone, Phone{Phone: p, Type: t})
-		}
-	}
-	return out
-}
+func ContactOf(c record.Contact, sim *int) ContactOut { return record.ContactOf(c, sim) }
 
 // GroupAddress is a company group's location.
 type GroupAddress struct {
