@@ -13,7 +13,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/store"
@@ -328,12 +327,6 @@ func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint str
 		}
 	}
 	return out, r.Billed, r.Left, nil
-}
-
-// contactEngine returns the engine's contact index, if it has one.
-func contactEngine(e index.Engine) (index.ContactEngine, bool) {
-	ce, ok := e.(index.ContactEngine)
-	return ce, ok
 }
 
 // plainEmail reports whether s looks like a bare address (local@domain,

@@ -120,13 +120,9 @@ func (s *demoContacts) Close() error { return nil }
 // loadDemoContacts loads up to limit (0: all) contacts of the demo
 // companies into eng's contact index.
 func loadDemoContacts(ctx context.Context, eng index.Engine, n int, seed int64, limit int) (ingest.Stats, time.Duration, error) {
-	ce, ok := eng.(index.ContactEngine)
-	if !ok {
-		return ingest.Stats{}, 0, fmt.Errorf("the %s engine has no contact index yet", eng.Name())
-	}
 	g := demo.New(demo.Options{Companies: n, Seed: seed})
 	p := newProgress("demo contacts", limit)
-	l := &ingest.ContactLoader{Contacts: ce, Companies: eng, Progress: p.update, Rejects: io.Discard}
+	l := &ingest.ContactLoader{Contacts: eng, Companies: eng, Progress: p.update, Rejects: io.Discard}
 	start := time.Now()
 	st, err := l.Load(ctx, &demoContacts{g: g, limit: limit})
 	p.finish()

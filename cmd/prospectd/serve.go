@@ -14,6 +14,8 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
+	"github.com/openprospect/prospectd/jobs"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -71,13 +73,11 @@ func runServe(ctx context.Context, args []string) error {
 				return err
 			}
 			log.Info().Int("indexed", s.Indexed).Dur("took", took).Msg("demo corpus loaded")
-			if _, ok := eng.(index.ContactEngine); ok {
-				cs, took, err := loadDemoContacts(ctx, eng, *demoN, int64(*seed), 0)
-				if err != nil {
-					return err
-				}
-				log.Info().Int("indexed", cs.Indexed).Dur("took", took).Msg("demo contacts loaded")
+			cs, took, err := loadDemoContacts(ctx, eng, *demoN, int64(*seed), 0)
+			if err != nil {
+				return err
 			}
+			log.Info().Int("indexed", cs.Indexed).Dur("took", took).Msg("demo contacts loaded")
 		}
 	}
 	// Refuse to serve vectors made by another embedder than this binary's.
@@ -98,7 +98,11 @@ func runServe(ctx context.Context, args []string) error {
 		fmt.Printf("\nDemo API key: %s\nBase URL:     %s\nTry:          curl -H \"X-API-Key: %s\" \"%s/bizdata?domain=%s\"\n\n", key, base, key, base, example)
 	}
 
-	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, TaskLease: *taskLease})
+	// The name index is shared: the server builds it in the background at
+	// start-up, company bulk match tasks read it.
+	names := &namematch.Service{Engine: eng}
+	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease})
+	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
