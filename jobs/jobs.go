@@ -9,7 +9,7 @@
 // unexported), so api/ can submit tasks and report their status but never
 // run one.
 //
-// Tasks live in the store.Store, so they survive a restart: a worker takes
+// Tasks live in the state store, so they survive a restart: a worker takes
 // a task with ClaimTask, which leases it to that worker, renews the lease
 // while the handler runs, and finishes the task as completed (with the
 // handler's JSON result) or failed. A worker that dies (process killed,

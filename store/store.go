@@ -181,6 +181,14 @@ type Checker interface {
 	Health(ctx context.Context) error
 }
 
+// Accounts are organizations, their users and the users' keys: what the
+// operator's key commands manage.
+type Accounts interface {
+	Orgs
+	Users
+	Keys
+}
+
 // Store is the state store: every role, as each driver implements it
 // (`var _ store.Store = (*Store)(nil)` in store/sqlite and store/postgres).
 type Store interface {

@@ -127,7 +127,7 @@ func runServe(ctx context.Context, args []string) error {
 // demoKey returns the demo organization's key, creating it on first use.
 // The plaintext is kept in the data dir (mode 0600) so every demo start can
 // print it; keys made with `prospectd keys create` are never stored in clear.
-func demoKey(ctx context.Context, st store.Store, dataDir string) (string, error) {
+func demoKey(ctx context.Context, st store.Accounts, dataDir string) (string, error) {
 	path := filepath.Join(dataDir, "demo-api-key")
 	if b, err := os.ReadFile(path); err == nil {
 		key := strings.TrimSpace(string(b))
