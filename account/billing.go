@@ -15,7 +15,7 @@ var ErrNoCredits = errors.New("no credits left in this period")
 
 // Biller bills responses to organizations.
 type Biller struct {
-	Store store.Store
+	Store store.Ledger
 	Plans Plans
 	Now   func() time.Time // time.Now when nil
 }

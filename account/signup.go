@@ -47,7 +47,7 @@ type Mailer interface {
 // Signups runs self-service signup: validate, remember, email a
 // confirmation link. It never hands out a credential.
 type Signups struct {
-	Store  store.Store
+	Store  store.Signups
 	Mailer Mailer // nil: signup refused with ErrNoMailer
 	// PublicURL is the service's external base URL ("https://api.example.com");
 	// the confirmation link is PublicURL + "/v1/public/signup/confirm?token=...".

@@ -15,6 +15,8 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
+	"github.com/openprospect/prospectd/jobs"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -82,7 +84,19 @@ func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 	if configure != nil {
 		configure(&d)
 	}
-	return fixture{srv: New(d), key: key, st: st}
+	return fixture{srv: newServer(d), key: key, st: st}
+}
+
+// newServer builds the server as cmd/prospectd does: with a task runner
+// that has every task kind wired to its body, and the name index it shares
+// with the server's warm-up.
+func newServer(d Deps) *Server {
+	if d.Tasks == nil {
+		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
+		d.Tasks = jobs.New(jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
+			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2})
+	}
+	return New(d)
 }
 
 func (f fixture) do(t *testing.T, method, target string, hdr map[string]string) (*http.Response, map[string]any) {

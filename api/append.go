@@ -115,45 +115,43 @@ func (s *Server) registerAppend() {
 // the credits do not cover are withheld (nulled) rather than rows dropped,
 // so the output still lines up with the file.
 func (s *Server) billAppend(ctx context.Context, p store.Principal, t *datasets.Table, sets []datasets.Name) (billed, left, withheld int, err error) {
+	// One record per value billed: a row's dataset.
 	type owner struct {
-		row int
-		set datasets.Name
+		row    int
+		set    datasets.Name
+		charge store.Charge
 	}
-	var charges []store.Charge
 	var owners []owner
 	for _, n := range sets {
 		if n == datasets.Bizdata {
 			for i, l := range t.Lines {
 				if l.Company != nil {
-					charges = append(charges, store.Charge{Kind: store.KindCompany, Key: l.Domain})
-					owners = append(owners, owner{i, n})
+					owners = append(owners, owner{i, n, store.Charge{Kind: store.KindCompany, Key: l.Domain}})
 				}
 			}
 			continue
 		}
 		for _, i := range t.Billable[n] {
-			charges = append(charges, store.Charge{Kind: store.KindRow, Key: string(n) + ":" + t.Lines[i].Domain, NoCache: true})
-			owners = append(owners, owner{i, n})
+			owners = append(owners, owner{i, n, store.Charge{Kind: store.KindRow, Key: string(n) + ":" + t.Lines[i].Domain, NoCache: true}})
 		}
 	}
-	if len(charges) == 0 {
+	if len(owners) == 0 {
 		u, err := s.biller.Usage(ctx, p.Org)
 		if err != nil {
 			return 0, 0, 0, s.internal(ctx, "usage", err)
 		}
 		return 0, u.CreditsLeft, 0, nil
 	}
-	r, err := s.bill(ctx, p, "append", charges)
+	r, err := bill(ctx, s, p, "append", owners, func(o owner) []store.Charge { return []store.Charge{o.charge} })
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	for k, ok := range r.Covered {
+	for k, ok := range r.Mask {
 		if !ok {
 			t.Withhold(owners[k].row, owners[k].set)
-			withheld++
 		}
 	}
-	return r.Billed, r.Left, withheld, nil
+	return r.Billed, r.Left, r.Withheld, nil
 }
 
 // flag reads a boolean parameter given as a query or a form value.

@@ -74,7 +74,7 @@ func appendFixture(t *testing.T, credits int) fixture {
 		plans[store.PlanStarter] = account.PlanConfig{PricePer1K: 20, Credits: credits, RateMultiplier: 1}
 	}
 	var eng index.Engine
-	f := newFixtureWith(t, func(d *Deps) { d.Plans, eng = plans, d.Engine })
+	f := newFixtureWith(t, func(d *Deps) { d.Plans, eng = plans, d.Engine.(index.Engine) })
 	big := enginetest.Fixtures()[0]
 	big.Company.Domain, big.Company.Name = "big.com", "Big"
 	big.Company.RedirectSources, big.Company.RedirectCount = nil, 2500

@@ -98,16 +98,3 @@ func (s *Server) paid(ctx context.Context, need store.Plan) (store.Principal, er
 	}
 	return p, nil
 }
-
-// bill debits the caller for a response's records; see account.Biller.
-func (s *Server) bill(ctx context.Context, p store.Principal, endpoint string, charges []store.Charge) (store.BillResult, error) {
-	r, err := s.biller.Bill(ctx, p.Org, endpoint, charges)
-	if errors.Is(err, account.ErrNoCredits) {
-		return r, huma.NewError(http.StatusPaymentRequired, fmt.Sprintf(
-			"no credits left this period (%d used); records retrieved in the last 90 days stay free; see GET /v1/usage", r.Used))
-	}
-	if err != nil {
-		return r, s.internal(ctx, "bill", err)
-	}
-	return r, nil
-}

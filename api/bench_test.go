@@ -111,7 +111,7 @@ func startBenchServer() (*benchServer, error) {
 	if os.Getenv("PROSPECT_BENCH_LOG") != "" {
 		log = zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr}).With().Timestamp().Logger()
 	}
-	srv := New(Deps{Engine: eng, Store: st, Log: log, Plans: plans})
+	srv := newServer(Deps{Engine: eng, Store: st, Log: log, Plans: plans})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -457,7 +457,7 @@ func BenchmarkBulkMatchHTTP(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := s.srv.names.Index(ctx); err != nil {
+	if _, err := s.srv.deps.Names.Index(ctx); err != nil {
 		b.Fatal(err)
 	}
 	build := time.Since(start)

@@ -51,7 +51,7 @@ func newBulkMatchFixtureWith(t *testing.T, plans account.Plans) bulkMatchFixture
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans})
+	srv := newServer(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans})
 	if err := srv.StartJobs(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/domain"
 	"github.com/openprospect/prospectd/store"
@@ -55,7 +54,7 @@ func (s *Server) registerCompanies() {
 		if len(got) == 0 {
 			return nil, huma.Error404NotFound(fmt.Sprintf("domain: no company profile for %q", d))
 		}
-		r, err := s.bill(ctx, p, "bizdata", account.Companies([]string{d}))
+		r, err := bill(ctx, s, p, "bizdata", []string{d}, companyCharge)
 		if err != nil {
 			return nil, err
 		}

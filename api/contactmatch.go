@@ -6,20 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/record/domain"
 	"github.com/openprospect/prospectd/record/geo"
 	"github.com/openprospect/prospectd/store"
 )
-
-// kindContactMatch is the task kind of POST /v1/contacts/bulk-match.
-const kindContactMatch = "contact_bulk_match"
 
 // ContactMatchQuery is one query of a contact bulk match.
 type ContactMatchQuery struct {
@@ -50,20 +45,10 @@ type taskAcceptedOutput struct {
 	Body   TaskAccepted
 }
 
-// contactMatchTask is the persisted task input.
-type contactMatchTask struct {
-	Queries []query.MatchQuery `json:"queries"`
-	Enrich  bool               `json:"enrich"`
-	Limit   int                `json:"limit"`
-}
-
 // ContactMatchResult is one query's matches; a match is the lookup subset
 // with match_score, or a full contact record (with match_score) when
 // enrich is set.
-type ContactMatchResult struct {
-	Query   ContactMatchQuery `json:"query"`
-	Matches []map[string]any  `json:"matches"`
-}
+type ContactMatchResult = query.ContactMatchResult
 
 // TaskStatusBody is a task's status; results when completed.
 type TaskStatusBody struct {
@@ -80,72 +65,7 @@ type taskStatusInput struct {
 
 type taskStatusOutput struct{ Body TaskStatusBody }
 
-func (s *Server) registerContactMatch(svc *query.ContactService) {
-	s.jobs.Register(kindContactMatch, func(ctx context.Context, run *jobs.Run) (any, error) {
-		var in contactMatchTask
-		if err := run.Decode(&in); err != nil {
-			return nil, err
-		}
-		org, err := s.deps.Store.OrgByID(ctx, run.Task.OrgID)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]ContactMatchResult, len(in.Queries))
-		var found [][]query.ContactCandidate
-		for i, q := range in.Queries {
-			if run.Cancelled() {
-				return nil, context.Canceled
-			}
-			c, err := svc.MatchContact(ctx, q, in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			found = append(found, c)
-			run.Progress((i + 1) * 100 / len(in.Queries))
-		}
-		// Enriched matches are billed as contacts, in order, as far as the
-		// credits go; the rest keep the lookup subset.
-		covered := map[int64]bool{}
-		if in.Enrich {
-			var charges []store.Charge
-			for _, cs := range found {
-				for _, c := range cs {
-					charges = append(charges, store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(c.Contact.PersonaID, 10)})
-				}
-			}
-			r, err := s.biller.Bill(ctx, org, "contacts_bulk_match", charges)
-			if err != nil && len(charges) > 0 && r.Covered == nil {
-				return nil, err
-			}
-			k := 0
-			for _, cs := range found {
-				for _, c := range cs {
-					if k < len(r.Covered) && r.Covered[k] {
-						covered[c.Contact.PersonaID] = true
-					}
-					k++
-				}
-			}
-		}
-		for i, q := range in.Queries {
-			out[i] = ContactMatchResult{Query: ContactMatchQuery{Name: q.Name, Email: q.Email, CompanyName: q.CompanyName, Domain: q.Domain, PersonCountry: q.PersonCountry},
-				Matches: []map[string]any{}}
-			for _, c := range found[i] {
-				var m map[string]any
-				if covered[c.Contact.PersonaID] {
-					b, _ := json.Marshal(ContactOf(c.Contact, nil))
-					json.Unmarshal(b, &m)
-				} else {
-					m = map[string]any{"persona_id": c.Contact.PersonaID, "name": c.Contact.Name, "title": optional(c.Contact.Title),
-						"domain": c.Contact.Domain, "company_name": c.Contact.CompanyName}
-				}
-				m["match_score"] = c.Score
-				out[i].Matches = append(out[i].Matches, m)
-			}
-		}
-		return out, nil
-	})
-
+func (s *Server) registerContactMatch() {
 	huma.Register(s.api, huma.Operation{
 		OperationID:   "contacts-bulk-match",
 		Method:        http.MethodPost,
@@ -162,7 +82,7 @@ func (s *Server) registerContactMatch(svc *query.ContactService) {
 		if err != nil {
 			return nil, err
 		}
-		task := contactMatchTask{Enrich: in.Body.Enrich, Limit: in.Body.Limit}
+		task := query.ContactMatchInput{Enrich: in.Body.Enrich, Limit: in.Body.Limit}
 		if task.Limit == 0 {
 			task.Limit = 10
 		}
@@ -197,12 +117,12 @@ func (s *Server) registerContactMatch(svc *query.ContactService) {
 		if len(details) > 0 {
 			return nil, huma.NewError(http.StatusUnprocessableEntity, "invalid queries", details...)
 		}
-		return s.submit(ctx, p, kindContactMatch, task)
+		return s.submit(ctx, p, query.KindContactMatch, task)
 	})
 
 	for _, path := range []string{"/v1/contactmatch/status/{task_id}", "/v1/bulkcontactmatch/status/{task_id}"} {
 		s.registerTaskStatus("contact-match-status"+strings.ReplaceAll(strings.Split(path, "/")[2], "contactmatch", ""), path, "Contacts", "Contact bulk match status",
-			"Status and progress of a contact bulk match; results when completed. Both paths serve the same tasks.", kindContactMatch)
+			"Status and progress of a contact bulk match; results when completed. Both paths serve the same tasks.", query.KindContactMatch)
 	}
 }
 

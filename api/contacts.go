@@ -13,59 +13,20 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/store"
 )
 
-// Phone is a contact's number with its type, derived on each call.
-type Phone struct {
-	Phone string `json:"phone" doc:"E.164"`
-	Type  string `json:"type" enum:"mobile,landline"`
-}
+// Phone is a contact's number with its type (see record.Phone).
+type Phone = record.Phone
 
-// ContactOut is a contact record (spec: Contact record).
-type ContactOut struct {
-	PersonaID      int64    `json:"persona_id"`
-	Domain         string   `json:"domain"`
-	Name           string   `json:"name"`
-	Title          *string  `json:"title"`
-	Department     *string  `json:"department"`
-	Seniority      *string  `json:"seniority"`
-	Skills         []string `json:"skills"`
-	Phone          []Phone  `json:"phone"`
-	Email          *string  `json:"email"`
-	EmailValidated bool     `json:"email_validated"`
-	SocialURLs     []string `json:"social_urls"`
-	Connections    int      `json:"connections"`
-	Country        string   `json:"country"`
-	State          string   `json:"state"`
-	Industry       []string `json:"industry"`
-	Employees      string   `json:"employees"`
-	RevenueRange   string   `json:"revenue_range"`
-	JobstartDate   *string  `json:"jobstart_date"`
-	Similarity     *int     `json:"similarity,omitempty" doc:"0-100, in similarity mode"`
-	Summary        *string  `json:"summary"`
-	CompanyName    string   `json:"company_name"`
-}
+// ContactOut is a contact record (spec: Contact record; see
+// record.ContactOut).
+type ContactOut = record.ContactOut
 
 // ContactOf shapes a stored contact.
-func ContactOf(c record.Contact, sim *int) ContactOut {
-	out := ContactOut{
-		PersonaID: c.PersonaID, Domain: c.Domain, Name: c.Name, Title: optional(c.Title), Department: optional(c.Department),
-		Seniority: optional(c.Seniority), Skills: nonNil(c.Skills), Phone: []Phone{}, Email: optional(c.Email),
-		EmailValidated: c.Email != "" && c.EmailValidated, SocialURLs: nonNil(c.SocialURLs), Connections: c.Connections,
-		Country: c.Country, State: c.State, Industry: nonNil(c.Industry), Employees: c.Employees, RevenueRange: c.RevenueRange,
-		JobstartDate: optional(c.JobStartDate), Similarity: sim, Summary: optional(c.Summary), CompanyName: c.CompanyName,
-	}
-	for _, p := range c.Phones {
-		if t := record.PhoneType(p); t != "" {
-			out.Phone = append(out.Phone, Phone{Phone: p, Type: t})
-		}
-	}
-	return out
-}
+func ContactOf(c record.Contact, sim *int) ContactOut { return record.ContactOf(c, sim) }
 
 // GroupAddress is a company group's location.
 type GroupAddress struct {
@@ -316,7 +277,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		if err != nil {
 			return nil, s.serviceError(ctx, "contact lookup", err)
 		}
-		if _, err := s.bill(ctx, p, "contacts_lookup", []store.Charge{{Kind: store.KindContact, Key: strconv.FormatInt(c.PersonaID, 10)}}); err != nil {
+		if _, err := bill(ctx, s, p, "contacts_lookup", []int64{c.PersonaID}, contactCharge); err != nil {
 			return nil, err
 		}
 		return &contactLookupOutput{Body: ContactLookupBody{PersonaID: c.PersonaID, Name: c.Name, Title: optional(c.Title),
@@ -327,28 +288,38 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 // billGroups bills net-new firmographic domains and net-new contacts from
 // one pool, in rank order, and keeps what the credits cover.
 func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint string, groups []query.ContactGroup) (Groups, int, int, error) {
-	var charges []store.Charge
+	// One record per company, then one per contact, in rank order.
+	type item struct {
+		domain  string
+		persona int64 // 0 for the company
+	}
+	var items []item
 	for _, g := range groups {
-		charges = append(charges, store.Charge{Kind: store.KindCompany, Key: g.Domain})
+		items = append(items, item{domain: g.Domain})
 		for _, c := range g.Contacts {
-			charges = append(charges, store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(c.Contact.PersonaID, 10)})
+			items = append(items, item{persona: c.Contact.PersonaID})
 		}
 	}
-	r, err := s.bill(ctx, p, endpoint, charges)
+	r, err := bill(ctx, s, p, endpoint, items, func(it item) []store.Charge {
+		if it.persona == 0 {
+			return companyCharge(it.domain)
+		}
+		return contactCharge(it.persona)
+	})
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	out := Groups{}
 	k := 0
 	for _, g := range groups {
-		companyCovered := r.Covered[k]
+		companyCovered := r.Mask[k]
 		k++
 		og := ContactGroupOut{Domain: g.Domain, Name: g.Name, Employees: g.Employees, RevenueRange: g.RevenueRange,
 			IndustryGroups: nonNilMap(g.IndustryGroups), Address: GroupAddress{Country: g.Country, State: g.State},
 			EmailPattern: g.EmailPattern, EmailPatternConfidence: g.EmailPatternConfidence, EmailPatternGuess: g.EmailPatternGuess,
 			Contacts: []ContactOut{}}
 		for _, c := range g.Contacts {
-			if r.Covered[k] && companyCovered {
+			if r.Mask[k] && companyCovered {
 				og.Contacts = append(og.Contacts, ContactOf(c.Contact, c.Similarity))
 			}
 			k++
@@ -358,12 +329,6 @@ func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint str
 		}
 	}
 	return out, r.Billed, r.Left, nil
-}
-
-// contactEngine returns the engine's contact index, if it has one.
-func contactEngine(e index.Engine) (index.ContactEngine, bool) {
-	ce, ok := e.(index.ContactEngine)
-	return ce, ok
 }
 
 // plainEmail reports whether s looks like a bare address (local@domain,

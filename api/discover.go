@@ -12,7 +12,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
 )
@@ -88,18 +87,14 @@ func (s *Server) registerDiscover() {
 		if err != nil {
 			return nil, s.serviceError(ctx, "discover", err)
 		}
-		domains := make([]string, len(res.Matches))
-		for i, m := range res.Matches {
-			domains[i] = m.Company.Domain
-		}
-		bill, err := s.bill(ctx, p, "discover", account.Companies(domains))
+		paid, err := bill(ctx, s, p, "discover", res.Matches, func(m query.Match) []store.Charge { return companyCharge(m.Company.Domain) })
 		if err != nil {
 			return nil, err
 		}
-		out := &discoverOutput{Applied: appliedHeader(res.Applied), CreditsBilled: bill.Billed, CreditsRemaining: bill.Left,
+		out := &discoverOutput{Applied: appliedHeader(res.Applied), CreditsBilled: paid.Billed, CreditsRemaining: paid.Left,
 			Body: make([]DiscoveredCompany, 0, len(res.Matches))}
 		for i, m := range res.Matches {
-			if !bill.Covered[i] {
+			if !paid.Mask[i] {
 				continue // past what the credits pay for
 			}
 			dc := DiscoveredCompany{Profile: ProfileOf(m.Company), Similarity: m.Similarity, MatchReasons: m.Reasons}

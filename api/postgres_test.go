@@ -44,7 +44,7 @@ func TestTwoServersShareState(t *testing.T) {
 		t.Cleanup(func() { eng.Close() })
 		eng.SetMeta(ctx, index.Meta{EmbedderID: "test", Dimension: enginetest.Dim})
 		eng.UpsertCompanies(ctx, enginetest.Fixtures())
-		return New(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans}), st
+		return newServer(Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Plans: plans}), st
 	}
 	a, stA := server()
 	b, _ := server()

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -11,14 +10,11 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/account"
-	"github.com/openprospect/prospectd/jobs"
+	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/record/domain"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/uploads"
 )
-
-const kindSegment = "segment"
 
 // Segment upload caps (spec: Limits).
 var segmentLimits = uploads.Limits{MaxBytes: 1 << 20, MaxRows: 10_000}
@@ -27,60 +23,13 @@ type segmentInput struct {
 	RawBody multipart.Form
 }
 
-// segmentTask is the persisted input.
-type segmentTask struct {
-	Domains     []string `json:"domains"`
-	MaxSegments int      `json:"max_segments"`
-}
-
 // SegmentedCompany is a result row: a profile with the segment fields.
-type SegmentedCompany struct {
-	Profile
-	SegmentID          int     `json:"segment_id" doc:"-1 means unclustered"`
-	SegmentDescription string  `json:"segment_description"`
-	Probability        float64 `json:"probability"`
-}
+type SegmentedCompany = query.SegmentedCompany
 
 // SegmentResults are a completed segmentation's results.
-type SegmentResults []SegmentedCompany
+type SegmentResults = query.SegmentResults
 
 func (s *Server) registerSegment() {
-	s.jobs.Register(kindSegment, func(ctx context.Context, run *jobs.Run) (any, error) {
-		var in segmentTask
-		if err := run.Decode(&in); err != nil {
-			return nil, err
-		}
-		seg, err := s.companies.Segment(ctx, in.Domains, in.MaxSegments, run.Progress)
-		if err != nil {
-			return nil, err
-		}
-		org, err := s.deps.Store.OrgByID(ctx, run.Task.OrgID)
-		if err != nil {
-			return nil, err
-		}
-		// Segment rows are hydrated profiles: billed like bizdata, cut to
-		// what the credits cover.
-		domains := make([]string, len(seg.Rows))
-		for i, r := range seg.Rows {
-			domains[i] = r.Company.Domain
-		}
-		bill, err := s.biller.Bill(ctx, org, "segment", account.Companies(domains))
-		if errors.Is(err, account.ErrNoCredits) {
-			return nil, fmt.Errorf("no credits left this period for the %d segmented companies; see GET /v1/usage", len(domains))
-		}
-		if err != nil {
-			return nil, err
-		}
-		out := SegmentResults{}
-		for i, r := range seg.Rows {
-			if i < len(bill.Covered) && bill.Covered[i] {
-				out = append(out, SegmentedCompany{Profile: ProfileOf(r.Company), SegmentID: r.SegmentID,
-					SegmentDescription: r.Description, Probability: r.Probability})
-			}
-		}
-		return out, nil
-	})
-
 	huma.Register(s.api, huma.Operation{
 		OperationID:   "segment",
 		Method:        http.MethodPost,
@@ -101,7 +50,7 @@ func (s *Server) registerSegment() {
 		if err := savedQueryRef(form.Value["query_id"]); err != nil {
 			return nil, err
 		}
-		task := segmentTask{}
+		task := query.SegmentInput{}
 		if v := formValue(form, "max_segments"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 2 || n > 100 {
@@ -143,9 +92,9 @@ func (s *Server) registerSegment() {
 		if len(task.Domains) == 0 {
 			return nil, huma.Error422UnprocessableEntity("domain column " + t.Header[col] + ": no domains")
 		}
-		return s.submit(ctx, p, kindSegment, task)
+		return s.submit(ctx, p, query.KindSegment, task)
 	})
 
 	s.registerTaskStatus("segment-status", "/v1/segment/status/{task_id}", "Companies", "Segmentation status",
-		"Status and progress; when completed, `results`: company profiles with segment_id (-1 unclustered), segment_description and probability.", kindSegment)
+		"Status and progress; when completed, `results`: company profiles with segment_id (-1 unclustered), segment_description and probability.", query.KindSegment)
 }

@@ -50,7 +50,7 @@ func TestSegmentEndpoint(t *testing.T) {
 	}
 	st, _ := sqlite.Open(ctx, filepath.Join(dir, "state.db"))
 	defer st.Close()
-	srv := New(Deps{Engine: eng, Store: st, Log: zerolog.Nop()})
+	srv := newServer(Deps{Engine: eng, Store: st, Log: zerolog.Nop()})
 	if err := srv.StartJobs(ctx); err != nil {
 		t.Fatal(err)
 	}

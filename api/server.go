@@ -21,7 +21,6 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
-	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
@@ -30,11 +29,44 @@ import (
 // Version is the API document version.
 const Version = "1.0.0"
 
+// Engine is the part of a search engine the API reads: every read, and
+// its health for GET /v1/health.
+type Engine interface {
+	index.Reader
+	index.Checker
+}
+
+// State is the part of the state store the API uses: keys to
+// authenticate, the ledger to bill, signups, the organization's tasks to
+// report, and its health.
+type State interface {
+	store.Keys
+	store.Ledger
+	store.Signups
+	store.Tasks
+	store.Checker
+}
+
+// Tasks is the task queue the API submits to and whose workers StartJobs
+// and Listen run: jobs.New builds one with every task kind wired to its
+// body. The API never runs a task itself.
+type Tasks interface {
+	Submit(ctx context.Context, orgID, kind string, input any) (store.Task, error)
+	Start(ctx context.Context) error
+	Stop() bool
+}
+
 // Deps are the services the API calls.
 type Deps struct {
-	Engine index.Engine
-	Store  store.Store
-	Log    zerolog.Logger
+	Engine Engine
+	Store  State
+	// Tasks runs the asynchronous tasks (segment, bulk match, contact bulk
+	// match); required by the routes that submit them.
+	Tasks Tasks
+	// Names is the company name index Listen builds in the background, so
+	// the first bulk match does not pay for it; nil skips the warm-up.
+	Names *namematch.Service
+	Log   zerolog.Logger
 	// Plans and Limits default to account.DefaultPlans and
 	// account.DefaultLimits.
 	Plans  account.Plans
@@ -45,9 +77,6 @@ type Deps struct {
 	PublicURL string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
-	// TaskLease is how long a task stays with a worker that stops
-	// renewing it (a killed server); jobs.DefaultLease when 0.
-	TaskLease time.Duration
 }
 
 // Server is the HTTP API.
@@ -59,8 +88,6 @@ type Server struct {
 	biller    *account.Biller
 	limiter   *account.Limiter
 	signups   *account.Signups
-	jobs      *jobs.Runner
-	names     *namematch.Service
 	// routeTable serves bodyPolicy (limits.go).
 	routeTable routeTable
 }
@@ -112,8 +139,6 @@ func New(d Deps) *Server {
 		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
 		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
-		jobs:      &jobs.Runner{Store: d.Store, Log: d.Log, Workers: 2, Lease: d.TaskLease},
-		names:     &namematch.Service{Engine: d.Engine, Now: d.Now},
 	}
 	hapi.UseMiddleware(s.authenticate)
 	app.Server().HeaderReceived = s.bodyPolicy
@@ -125,13 +150,9 @@ func New(d Deps) *Server {
 	s.registerSegment()
 	s.registerBulkMatch()
 	s.registerAppend()
-	if ce, ok := contactEngine(d.Engine); ok {
-		svc := &query.ContactService{Engine: ce, Companies: s.companies}
-		s.registerContacts(svc)
-		s.registerContactMatch(svc)
-	} else {
-		d.Log.Warn().Str("engine", d.Engine.Name()).Msg("this engine has no contact index: the /v1/contacts routes are not served")
-	}
+	svc := &query.ContactService{Engine: d.Engine, Companies: s.companies}
+	s.registerContacts(svc)
+	s.registerContactMatch()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {
@@ -145,11 +166,20 @@ func (s *Server) App() *fiber.App { return s.app }
 
 // StartJobs starts the task workers (Listen does it); they stop when ctx
 // is done or at StopJobs.
-func (s *Server) StartJobs(ctx context.Context) error { return s.jobs.Start(ctx) }
+func (s *Server) StartJobs(ctx context.Context) error {
+	if s.deps.Tasks == nil {
+		return errors.New("api: no task runner (Deps.Tasks)")
+	}
+	return s.deps.Tasks.Start(ctx)
+}
 
 // StopJobs stops the task workers, waiting a bounded time for running
 // tasks; an interrupted task runs again elsewhere when its lease expires.
-func (s *Server) StopJobs() { s.jobs.Stop() }
+func (s *Server) StopJobs() {
+	if s.deps.Tasks != nil {
+		s.deps.Tasks.Stop()
+	}
+}
 
 // Listen serves on addr until ctx is done, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
@@ -237,14 +267,13 @@ func requestLog(log zerolog.Logger, now func() time.Time) fiber.Handler {
 	}
 }
 
-// warmNameIndex builds the company name index when the engine can list its
-// companies.
+// warmNameIndex builds the company name index of Deps.Names.
 func (s *Server) warmNameIndex(ctx context.Context) {
-	if _, ok := s.deps.Engine.(index.CompanyScanner); !ok {
+	if s.deps.Names == nil {
 		return
 	}
 	start := time.Now()
-	x, err := s.names.Index(ctx)
+	x, err := s.deps.Names.Index(ctx)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		s.deps.Log.Error().Err(err).Msg("build company name index")

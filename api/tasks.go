@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -12,7 +13,10 @@ import (
 // submit queues a task of kind for the caller's organization and answers
 // 202 with its id.
 func (s *Server) submit(ctx context.Context, p store.Principal, kind string, input any) (*taskAcceptedOutput, error) {
-	t, err := s.jobs.Submit(ctx, p.Org.ID, kind, input)
+	if s.deps.Tasks == nil {
+		return nil, s.internal(ctx, "submit "+kind, errors.New("no task runner (Deps.Tasks)"))
+	}
+	t, err := s.deps.Tasks.Submit(ctx, p.Org.ID, kind, input)
 	if err != nil {
 		return nil, s.internal(ctx, "submit "+kind, err)
 	}

@@ -48,15 +48,29 @@ type ContactResult struct {
 	Companies int
 }
 
-// ContactEngine is a contact index. Engines that have one implement it
-// next to Engine; writes are idempotent upserts keyed by persona id.
-type ContactEngine interface {
-	UpsertContacts(ctx context.Context, docs []ContactDoc) (failed []DocError, err error)
-	DeleteContacts(ctx context.Context, ids []int64) (int, error)
+// ContactReader reads contacts by persona id.
+type ContactReader interface {
 	// GetContacts returns the contacts found, in input order.
 	GetContacts(ctx context.Context, ids []int64) ([]record.Contact, error)
 	ContactVectors(ctx context.Context, ids []int64) (map[int64][]float32, error)
+}
+
+// ContactSearcher ranks and counts contacts.
+type ContactSearcher interface {
 	SearchContacts(ctx context.Context, s ContactSearch) (ContactResult, error)
 	// CountContacts counts the contacts matching f (nil matches all).
 	CountContacts(ctx context.Context, f Filter) (int, error)
+}
+
+// ContactWriter writes contacts; upserts are keyed by persona id.
+type ContactWriter interface {
+	UpsertContacts(ctx context.Context, docs []ContactDoc) (failed []DocError, err error)
+	DeleteContacts(ctx context.Context, ids []int64) (int, error)
+}
+
+// ContactEngine is the contact half of an Engine.
+type ContactEngine interface {
+	ContactReader
+	ContactSearcher
+	ContactWriter
 }

@@ -36,13 +36,35 @@ type CompanyDoc struct {
 	Vector  []float32
 }
 
-// Engine is a company (and later contact) index.
+// An engine's roles: each consumer takes the ones it uses (query/ the
+// readers and searchers, ingest/ the writers, namematch/ the scanner);
+// Engine is their composition, which every backend implements.
 //
-// Writes are idempotent upserts keyed by the normalized root domain. A write
-// is durable when the call returns; it is visible to Search/Count/Get after
-// Refresh (the embedded engine makes it visible at once, Elasticsearch within
-// its refresh interval). Returned records are owned by the caller.
-type Engine interface {
+// Writes are idempotent upserts keyed by the normalized root domain (the
+// persona id for contacts). A write is durable when the call returns; it
+// is visible to searches and reads after Refresh (the embedded engine
+// makes it visible at once, Elasticsearch within its refresh interval).
+// Returned records are owned by the caller.
+
+// CompanyReader reads companies by domain.
+type CompanyReader interface {
+	// GetCompanies returns the companies found among domains, in input order,
+	// skipping the missing ones.
+	GetCompanies(ctx context.Context, domains []string) ([]record.Company, error)
+	// CompanyVectors returns the stored vectors of the domains found.
+	CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error)
+}
+
+// CompanySearcher ranks and counts companies.
+type CompanySearcher interface {
+	// SearchCompanies ranks the companies matching s.Filter.
+	SearchCompanies(ctx context.Context, s Search) (Result, error)
+	// CountCompanies counts the companies matching f (nil matches all).
+	CountCompanies(ctx context.Context, f Filter) (int, error)
+}
+
+// CompanyWriter writes companies.
+type CompanyWriter interface {
 	// UpsertCompanies inserts or replaces companies by domain. It returns
 	// per-document failures (a backend rejecting one document does not fail
 	// the batch); err is set only when the batch as a whole failed.
@@ -50,27 +72,59 @@ type Engine interface {
 	// DeleteCompanies removes companies by domain; missing domains are ignored.
 	// It returns how many existed.
 	DeleteCompanies(ctx context.Context, domains []string) (int, error)
-	// GetCompanies returns the companies found among domains, in input order,
-	// skipping the missing ones.
-	GetCompanies(ctx context.Context, domains []string) ([]record.Company, error)
-	// CompanyVectors returns the stored vectors of the domains found.
-	CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error)
-	// SearchCompanies ranks the companies matching s.Filter.
-	SearchCompanies(ctx context.Context, s Search) (Result, error)
-	// CountCompanies counts the companies matching f (nil matches all).
-	CountCompanies(ctx context.Context, f Filter) (int, error)
+}
 
+// MetaReader reads the index metadata.
+type MetaReader interface {
 	// Meta returns the index metadata, ErrNotFound on a new index.
 	Meta(ctx context.Context) (Meta, error)
+}
+
+// MetaWriter stores the index metadata.
+type MetaWriter interface {
 	// SetMeta stores the index metadata (embedder id, dimension, model).
 	SetMeta(ctx context.Context, m Meta) error
+}
 
+// Refresher makes writes visible.
+type Refresher interface {
 	// Refresh makes completed writes visible to searches.
 	Refresh(ctx context.Context) error
+}
+
+// Checker reports an engine's health.
+type Checker interface {
 	// Health reports whether the engine can serve.
 	Health(ctx context.Context) error
 	// Name is the backend name, "embedded" or "elasticsearch".
 	Name() string
+}
+
+// Reader is every read an engine serves: what the API, query/ and the
+// task bodies use.
+type Reader interface {
+	CompanyReader
+	CompanySearcher
+	CompanyScanner
+	MetaReader
+	ContactReader
+	ContactSearcher
+}
+
+// Writer is every write: what ingestion uses.
+type Writer interface {
+	CompanyWriter
+	ContactWriter
+	MetaWriter
+	Refresher
+}
+
+// Engine is a company and contact index: every role. Backends prove they
+// fit with `var _ index.Engine = (*Engine)(nil)`.
+type Engine interface {
+	Reader
+	Writer
+	Checker
 	Close() error
 }
 
@@ -135,10 +189,10 @@ type CompanyKey struct {
 	Closed  bool
 }
 
-// CompanyScanner is an optional Engine capability: enumerate every indexed
-// company (in no promised order) without its profile text. fn's error ends
-// the scan and is returned; the CompanyKey passed to fn is the caller's.
-// Writes made during a scan may or may not be seen.
+// CompanyScanner enumerates every indexed company (in no promised order)
+// without its profile text. fn's error ends the scan and is returned; the
+// CompanyKey passed to fn is the caller's. Writes made during a scan may or
+// may not be seen.
 type CompanyScanner interface {
 	ScanCompanies(ctx context.Context, fn func(CompanyKey) error) error
 }

@@ -343,11 +343,18 @@ func NormalizeContact(c *record.Contact) error {
 	return nil
 }
 
+// Employers is the part of an engine a contact load reads: the employers'
+// profiles and the embedder stored with them.
+type Employers interface {
+	index.CompanyReader
+	index.MetaReader
+}
+
 // ContactLoader loads contacts: normalizes each row, copies the employer's
 // firmographics from the company index, embeds and upserts in batches.
 type ContactLoader struct {
-	Contacts  index.ContactEngine
-	Companies index.Engine
+	Contacts  index.ContactWriter
+	Companies Employers
 	Embedder  embedding.Embedder // nil: the index's stored embedder
 	BatchSize int
 	Rejects   io.Writer

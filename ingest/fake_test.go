@@ -32,7 +32,7 @@ type memEngine struct {
 	active, maxActive int
 }
 
-var _ index.Engine = (*memEngine)(nil)
+var _ Target = (*memEngine)(nil)
 
 func newMemEngine() *memEngine { return &memEngine{docs: map[string]index.CompanyDoc{}} }
 

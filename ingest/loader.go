@@ -44,7 +44,7 @@ const (
 // written in batches of BatchSize by up to Workers concurrent writes; two
 // batches sharing a domain are never written at the same time.
 type Loader struct {
-	Engine index.Engine
+	Engine Target
 	// Embedder embeds records. nil means the embedder stored with the index
 	// (OpenEmbedder) or, for an index without one, an embedder fitted on the
 	// first FitSample valid records of this load and stored with the index.
@@ -61,6 +61,14 @@ type Loader struct {
 	// Progress is called every 100 ms while loading and once at the end,
 	// never concurrently.
 	Progress func(Stats)
+}
+
+// Target is the part of an engine a company load writes: the companies
+// and the embedder metadata stored with them.
+type Target interface {
+	index.CompanyWriter
+	index.MetaReader
+	index.MetaWriter
 }
 
 // Load reads src to its end and returns the counts. A bad row is counted as

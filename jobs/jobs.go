@@ -1,7 +1,15 @@
 // Package jobs runs persisted asynchronous tasks (segment, bulk match,
-// contact bulk match, research) on a bounded pool of workers.
+// contact bulk match, research) on a bounded pool of workers, and wires
+// each task kind to its body (New, in tasks.go).
 //
-// Tasks live in the store.Store, so they survive a restart: a worker takes
+// A task body lives in its capability's package (query/ for segment and
+// contact bulk match, namematch/ for company bulk match) as a Func: it
+// gets the task, its decoded input and a progress reporter, and imports
+// nothing of jobs. Only this package registers handlers (register is
+// unexported), so api/ can submit tasks and report their status but never
+// run one.
+//
+// Tasks live in the state store, so they survive a restart: a worker takes
 // a task with ClaimTask, which leases it to that worker, renews the lease
 // while the handler runs, and finishes the task as completed (with the
 // handler's JSON result) or failed. A worker that dies (process killed,
@@ -47,11 +55,18 @@ const (
 	DefaultMaxAttempts   = 5
 )
 
-// Runner runs the registered handlers on tasks from the Store. Fill the
-// fields, Register the handlers, then Start; Stop (or cancelling Start's
+// Queue is the part of the state store the runner uses: tasks as
+// organizations submit them and as workers lease them.
+type Queue interface {
+	store.Tasks
+	store.TaskLeases
+}
+
+// Runner runs the registered handlers on tasks from the Store. New builds
+// one with every task kind wired; Start it, and Stop (or cancel Start's
 // context and then Stop) waits for the running handlers.
 type Runner struct {
-	Store   store.Store
+	Store   Queue
 	Workers int           // handlers running at once; DefaultWorkers when 0
 	Lease   time.Duration // how long a claim lasts unrenewed; DefaultLease when 0
 	Log     zerolog.Logger
@@ -79,8 +94,8 @@ type Runner struct {
 	started  bool
 }
 
-// Register sets the handler of a kind of task. Register before Start.
-func (r *Runner) Register(kind string, h Handler) {
+// register sets the handler of a kind of task, before Start.
+func (r *Runner) register(kind string, h Handler) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.handlers == nil {

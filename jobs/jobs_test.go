@@ -99,7 +99,7 @@ func TestCompletesAndKeepsResult(t *testing.T) {
 	st := openStore(t, path)
 	o, _ := st.CreateOrg(ctx, "Acme", store.PlanTeam)
 	r := newRunner(st, 2, time.Second)
-	r.Register("sum", sum)
+	r.register("sum", sum)
 	start(t, r)
 	task, err := r.Submit(ctx, o.ID, "sum", sumInput{N: 100})
 	if err != nil || task.Status != store.TaskInProgress {
@@ -124,14 +124,14 @@ func TestFailureAndPanic(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	r := newRunner(e.st, 1, time.Second)
-	r.Register("fail", func(ctx context.Context, run *Run) (any, error) { return nil, errors.New("provider down") })
-	r.Register("panic", func(ctx context.Context, run *Run) (any, error) {
+	r.register("fail", func(ctx context.Context, run *Run) (any, error) { return nil, errors.New("provider down") })
+	r.register("panic", func(ctx context.Context, run *Run) (any, error) {
 		var m map[string]int
 		m["x"]++ // nil map write
 		return nil, nil
 	})
-	r.Register("badresult", func(ctx context.Context, run *Run) (any, error) { return func() {}, nil })
-	r.Register("sum", sum)
+	r.register("badresult", func(ctx context.Context, run *Run) (any, error) { return func() {}, nil })
+	r.register("sum", sum)
 	start(t, r)
 	failed, _ := r.Submit(ctx, e.org.ID, "fail", nil)
 	panicked, _ := r.Submit(ctx, e.org.ID, "panic", nil)
@@ -158,7 +158,7 @@ func TestProgressVisibleWhileRunning(t *testing.T) {
 	e := newEnv(t)
 	release := make(chan struct{})
 	r := newRunner(e.st, 1, time.Second)
-	r.Register("slow", func(ctx context.Context, run *Run) (any, error) {
+	r.register("slow", func(ctx context.Context, run *Run) (any, error) {
 		run.Progress(10)
 		run.Progress(40)
 		select {
@@ -184,7 +184,7 @@ func TestCancel(t *testing.T) {
 	started := make(chan struct{})
 	var sawCancelled atomic.Bool
 	r := newRunner(e.st, 1, time.Second)
-	r.Register("research", func(ctx context.Context, run *Run) (any, error) {
+	r.register("research", func(ctx context.Context, run *Run) (any, error) {
 		close(started)
 		<-ctx.Done()
 		sawCancelled.Store(run.Cancelled())
@@ -218,7 +218,7 @@ func TestOrgIsolation(t *testing.T) {
 	e := newEnv(t)
 	other, _ := e.st.CreateOrg(ctx, "Other", store.PlanTeam)
 	r := newRunner(e.st, 1, time.Second)
-	r.Register("sum", sum)
+	r.register("sum", sum)
 	start(t, r)
 	task, _ := r.Submit(ctx, e.org.ID, "sum", sumInput{N: 2})
 	wait(t, e.st, e.org.ID, task.ID, "finished", finished)
@@ -242,7 +242,7 @@ func TestCrashRecovery(t *testing.T) {
 
 	started := make(chan struct{})
 	r1 := newRunner(st1, 2, lease)
-	r1.Register("match", func(ctx context.Context, run *Run) (any, error) {
+	r1.register("match", func(ctx context.Context, run *Run) (any, error) {
 		close(started)
 		run.Progress(30)
 		<-ctx.Done() // killed before finishing
@@ -267,7 +267,7 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	var runs atomic.Int32
 	r2 := newRunner(st2, 2, lease)
-	r2.Register("match", func(ctx context.Context, run *Run) (any, error) {
+	r2.register("match", func(ctx context.Context, run *Run) (any, error) {
 		runs.Add(1)
 		return sum(ctx, run)
 	})
@@ -291,7 +291,7 @@ func TestConcurrencyBound(t *testing.T) {
 	const workers, tasks = 2, 8
 	var active, peak atomic.Int32
 	r := newRunner(e.st, workers, time.Second)
-	r.Register("work", func(ctx context.Context, run *Run) (any, error) {
+	r.register("work", func(ctx context.Context, run *Run) (any, error) {
 		n := active.Add(1)
 		defer active.Add(-1)
 		for {
@@ -332,7 +332,7 @@ func TestStopWaits(t *testing.T) {
 	r := newRunner(e.st, 1, time.Second)
 	r.StopTimeout = 100 * time.Millisecond
 	release := make(chan struct{})
-	r.Register("stubborn", func(ctx context.Context, run *Run) (any, error) {
+	r.register("stubborn", func(ctx context.Context, run *Run) (any, error) {
 		once.Do(func() { close(started) })
 		<-release
 		return nil, fmt.Errorf("interrupted")
@@ -359,7 +359,7 @@ func TestLongTaskCompletes(t *testing.T) {
 	e := newEnv(t)
 	r := newRunner(e.st, 1, time.Second)
 	var runs atomic.Int32
-	r.Register("slow", func(ctx context.Context, run *Run) (any, error) {
+	r.register("slow", func(ctx context.Context, run *Run) (any, error) {
 		runs.Add(1)
 		time.Sleep(300 * time.Millisecond)
 		return "done", nil

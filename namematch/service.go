@@ -16,12 +16,19 @@ import (
 // of companies did not change (an upsert may rename one).
 const DefaultMaxAge = 10 * time.Minute
 
+// Companies is the part of an engine name matching reads: every company's
+// name and evidence, and the company count that tells an index is stale.
+type Companies interface {
+	index.CompanyScanner
+	index.CompanySearcher
+}
+
 // Service keeps the name index of an engine: built on first use (or by
 // Index at start-up), rebuilt after the engine's companies changed — known
 // exactly from index.Generational, else guessed from the company count and
 // MaxAge. Builds are single-flight; a bulk match waits for the build.
 type Service struct {
-	Engine index.Engine
+	Engine Companies
 	MaxAge time.Duration    // DefaultMaxAge when 0
 	Now    func() time.Time // time.Now when nil
 
@@ -34,10 +41,6 @@ type Service struct {
 
 // Index returns a current name index.
 func (s *Service) Index(ctx context.Context) (*Index, error) {
-	sc, ok := s.Engine.(index.CompanyScanner)
-	if !ok {
-		return nil, fmt.Errorf("name match: %w: engine %s cannot enumerate companies", index.ErrUnsupported, s.Engine.Name())
-	}
 	now, maxAge := time.Now, s.MaxAge
 	if s.Now != nil {
 		now = s.Now
@@ -52,7 +55,7 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 		if s.idx != nil && gen == s.gen {
 			return s.idx, nil
 		}
-		idx, err := Build(ctx, sc)
+		idx, err := Build(ctx, s.Engine)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +69,7 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 	if s.idx != nil && n == s.count && now().Sub(s.built) < maxAge {
 		return s.idx, nil
 	}
-	idx, err := Build(ctx, sc)
+	idx, err := Build(ctx, s.Engine)
 	if err != nil {
 		return nil, err
 	}

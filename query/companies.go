@@ -27,7 +27,7 @@ const suggestedDomains = 3
 
 // Companies runs company discovery and counting on an engine.
 type Companies struct {
-	Engine index.Engine
+	Engine CompanyIndex
 	// SavedDomains returns the domains of a saved query owned by the
 	// caller; found is false for an unknown id. Nil until saved queries
 	// exist: every id is then unknown (404), never silently ignored.

@@ -25,7 +25,7 @@ var ErrContactNotFound = errors.New("no contact matches")
 
 // ContactService runs contact discovery, counting and lookup.
 type ContactService struct {
-	Engine    index.ContactEngine
+	Engine    ContactIndex
 	Companies *Companies // employer profiles, prompt company signals, the embedder
 
 	patterns sync.Map // domain -> patternEntry

@@ -83,13 +83,27 @@ type Principal struct {
 	KeyID string
 }
 
-// Store is the state store.
-type Store interface {
+// The store's roles: each consumer takes the ones it uses (account.Biller
+// the Ledger, account.Signups the Signups, the task runner Tasks and
+// TaskLeases, the API Keys to authenticate); Store is their composition,
+// which each driver implements.
+
+// Orgs are the organizations (accounts).
+type Orgs interface {
 	CreateOrg(ctx context.Context, name string, plan Plan) (Org, error)
 	OrgByName(ctx context.Context, name string) (Org, error)
+	OrgByID(ctx context.Context, orgID string) (Org, error)
 	SetOrgPlan(ctx context.Context, orgID string, plan Plan) error
+}
+
+// Users are the people of organizations.
+type Users interface {
 	CreateUser(ctx context.Context, orgID, email string, role Role) (User, error)
 	UserByEmail(ctx context.Context, email string) (User, error)
+}
+
+// Keys are the users' API keys.
+type Keys interface {
 	// CreateAPIKey issues a key for the user; the secret is returned once.
 	CreateAPIKey(ctx context.Context, userID string) (secret string, key APIKey, err error)
 	// Authenticate resolves a secret to its caller, ErrUnauthorized for an
@@ -97,15 +111,20 @@ type Store interface {
 	Authenticate(ctx context.Context, secret string) (Principal, error)
 	RevokeAPIKey(ctx context.Context, keyID string) error
 	ListAPIKeys(ctx context.Context, orgID string) ([]APIKey, error)
-	OrgByID(ctx context.Context, orgID string) (Org, error)
+}
 
+// Ledger is the credit ledger.
+type Ledger interface {
 	// Bill debits an organization for a response's records, atomically:
 	// concurrent calls for one organization never overspend its quota
 	// and never bill a record twice within NoRebillWindow.
 	Bill(ctx context.Context, req BillRequest) (BillResult, error)
 	// Usage sums an organization's ledger over [from, to).
 	Usage(ctx context.Context, orgID string, from, to time.Time) (Usage, error)
+}
 
+// Signups are pending and confirmed signups.
+type Signups interface {
 	// SaveSignup records a pending signup, or replaces the pending one of
 	// the same email (a new token). ErrConflict when a user with that
 	// email exists or the signup was confirmed.
@@ -115,12 +134,25 @@ type Store interface {
 	// (plan none, named after the email) and admin user. ErrNotFound for an
 	// unknown, used or expired token.
 	ConfirmSignup(ctx context.Context, tokenHash string, maxAge time.Duration) (User, error)
+}
 
+// Tasks are an organization's view of its tasks: submit, read, cancel.
+type Tasks interface {
 	// CreateTask records a new task, in_progress, for the organization.
 	CreateTask(ctx context.Context, orgID, kind string, input []byte) (Task, error)
 	// GetTask returns an organization's task; ErrNotFound for an unknown
 	// id or another organization's task.
 	GetTask(ctx context.Context, orgID, id string) (Task, error)
+	// CancelTask asks for an organization's task to stop: an in_progress
+	// task a worker has claimed becomes cancelling (the worker finishes it
+	// as cancelled), one never claimed is cancelled at once. Cancelling a
+	// cancelling or cancelled task is a no-op; a completed or failed one is
+	// ErrConflict; another organization's is ErrNotFound.
+	CancelTask(ctx context.Context, orgID, id string) error
+}
+
+// TaskLeases are the workers' view of tasks: claim, renew, report, finish.
+type TaskLeases interface {
 	// ClaimTask atomically takes the oldest unfinished task (in_progress,
 	// or cancelling so the worker can finish it as cancelled) of one of
 	// kinds whose lease is free or expired, leases it to worker until now
@@ -142,14 +174,32 @@ type Store interface {
 	// FailTask finishes a task the worker holds as failed with msg, or as
 	// cancelled when it was being cancelled; errors as CompleteTask.
 	FailTask(ctx context.Context, id, worker, msg string) error
-	// CancelTask asks for an organization's task to stop: an in_progress
-	// task a worker has claimed becomes cancelling (the worker finishes it
-	// as cancelled), one never claimed is cancelled at once. Cancelling a
-	// cancelling or cancelled task is a no-op; a completed or failed one is
-	// ErrConflict; another organization's is ErrNotFound.
-	CancelTask(ctx context.Context, orgID, id string) error
+}
 
+// Checker reports whether the store can serve.
+type Checker interface {
 	Health(ctx context.Context) error
+}
+
+// Accounts are organizations, their users and the users' keys: what the
+// operator's key commands manage.
+type Accounts interface {
+	Orgs
+	Users
+	Keys
+}
+
+// Store is the state store: every role, as each driver implements it
+// (`var _ store.Store = (*Store)(nil)` in store/sqlite and store/postgres).
+type Store interface {
+	Orgs
+	Users
+	Keys
+	Ledger
+	Signups
+	Tasks
+	TaskLeases
+	Checker
 	Close() error
 }
 

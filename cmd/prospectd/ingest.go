@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 )
@@ -84,10 +83,6 @@ func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) e
 		return err
 	}
 	defer eng.Close()
-	ce, ok := eng.(index.ContactEngine)
-	if !ok {
-		return fmt.Errorf("the %s engine has no contact index yet", eng.Name())
-	}
 	if rejects == "" {
 		rejects = path + ".rejects.csv"
 	}
@@ -97,7 +92,7 @@ func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) e
 	}
 	defer rf.Close()
 	p := newProgress("ingest "+path, -1)
-	l := &ingest.ContactLoader{Contacts: ce, Companies: eng, Rejects: rf, Progress: p.update}
+	l := &ingest.ContactLoader{Contacts: eng, Companies: eng, Rejects: rf, Progress: p.update}
 	start := time.Now()
 	st, err := l.Load(ctx, src)
 	p.finish()

@@ -43,7 +43,7 @@ func runKeys(ctx context.Context, args []string) error {
 }
 
 // createKey creates (or reuses) the organization and user and issues a key.
-func createKey(ctx context.Context, st store.Store, orgName, planName, email string, role store.Role) (string, error) {
+func createKey(ctx context.Context, st store.Accounts, orgName, planName, email string, role store.Role) (string, error) {
 	o, err := st.OrgByName(ctx, orgName)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

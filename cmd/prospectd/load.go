@@ -63,7 +63,10 @@ func (p *progress) finish() {
 }
 
 // loadDemo generates n companies with the seed and loads them into eng.
-func loadDemo(ctx context.Context, eng index.Engine, n int, seed int64) (ingest.Stats, time.Duration, error) {
+func loadDemo(ctx context.Context, eng interface {
+	ingest.Target
+	index.Refresher
+}, n int, seed int64) (ingest.Stats, time.Duration, error) {
 	g := demo.New(demo.Options{Companies: n, Seed: seed})
 	p := newProgress("demo corpus", n)
 	l := &ingest.Loader{Engine: eng, Progress: p.update, Rejects: io.Discard}
@@ -80,7 +83,7 @@ func loadDemo(ctx context.Context, eng index.Engine, n int, seed int64) (ingest.
 }
 
 // indexIsEmpty reports whether eng holds no company.
-func indexIsEmpty(ctx context.Context, eng index.Engine) (bool, error) {
+func indexIsEmpty(ctx context.Context, eng index.CompanySearcher) (bool, error) {
 	n, err := eng.CountCompanies(ctx, nil)
 	if err != nil && !errors.Is(err, index.ErrNotFound) {
 		return false, err
@@ -120,13 +123,9 @@ func (s *demoContacts) Close() error { return nil }
 // loadDemoContacts loads up to limit (0: all) contacts of the demo
 // companies into eng's contact index.
 func loadDemoContacts(ctx context.Context, eng index.Engine, n int, seed int64, limit int) (ingest.Stats, time.Duration, error) {
-	ce, ok := eng.(index.ContactEngine)
-	if !ok {
-		return ingest.Stats{}, 0, fmt.Errorf("the %s engine has no contact index yet", eng.Name())
-	}
 	g := demo.New(demo.Options{Companies: n, Seed: seed})
 	p := newProgress("demo contacts", limit)
-	l := &ingest.ContactLoader{Contacts: ce, Companies: eng, Progress: p.update, Rejects: io.Discard}
+	l := &ingest.ContactLoader{Contacts: eng, Companies: eng, Progress: p.update, Rejects: io.Discard}
 	start := time.Now()
 	st, err := l.Load(ctx, &demoContacts{g: g, limit: limit})
 	p.finish()

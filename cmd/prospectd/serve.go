@@ -15,6 +15,8 @@ import (
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/internal/privatefs"
+	"github.com/openprospect/prospectd/jobs"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -72,13 +74,11 @@ func runServe(ctx context.Context, args []string) error {
 				return err
 			}
 			log.Info().Int("indexed", s.Indexed).Dur("took", took).Msg("demo corpus loaded")
-			if _, ok := eng.(index.ContactEngine); ok {
-				cs, took, err := loadDemoContacts(ctx, eng, *demoN, int64(*seed), 0)
-				if err != nil {
-					return err
-				}
-				log.Info().Int("indexed", cs.Indexed).Dur("took", took).Msg("demo contacts loaded")
+			cs, took, err := loadDemoContacts(ctx, eng, *demoN, int64(*seed), 0)
+			if err != nil {
+				return err
 			}
+			log.Info().Int("indexed", cs.Indexed).Dur("took", took).Msg("demo contacts loaded")
 		}
 	}
 	// Refuse to serve vectors made by another embedder than this binary's.
@@ -99,7 +99,11 @@ func runServe(ctx context.Context, args []string) error {
 		fmt.Printf("\nDemo API key: %s\nBase URL:     %s\nTry:          curl -H \"X-API-Key: %s\" \"%s/bizdata?domain=%s\"\n\n", key, base, key, base, example)
 	}
 
-	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, TaskLease: *taskLease})
+	// The name index is shared: the server builds it in the background at
+	// start-up, company bulk match tasks read it.
+	names := &namematch.Service{Engine: eng}
+	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease})
+	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
@@ -124,7 +128,7 @@ func runServe(ctx context.Context, args []string) error {
 // demoKey returns the demo organization's key, creating it on first use.
 // The plaintext is kept in the data dir (mode 0600) so every demo start can
 // print it; keys made with `prospectd keys create` are never stored in clear.
-func demoKey(ctx context.Context, st store.Store, dataDir string) (string, error) {
+func demoKey(ctx context.Context, st store.Accounts, dataDir string) (string, error) {
 	path := filepath.Join(dataDir, "demo-api-key")
 	if b, err := os.ReadFile(path); err == nil {
 		key := strings.TrimSpace(string(b))

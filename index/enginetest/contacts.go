@@ -12,11 +12,8 @@ import (
 	"github.com/openprospect/prospectd/record"
 )
 
-// ContactBackend is an engine with a contact index.
-type ContactBackend interface {
-	index.Engine
-	index.ContactEngine
-}
+// ContactBackend is an engine: every engine has a contact index.
+type ContactBackend = index.Engine
 
 // RunContacts runs the contact suite; open must return a fresh, empty
 // engine.

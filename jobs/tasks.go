@@ -1,0 +1,79 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/store"
+)
+
+// Func is a task body as its capability's package writes it, without
+// importing jobs: it gets the task (its organization, id and attempt),
+// the task's input decoded from JSON and a progress reporter (0-100, never
+// blocks), and returns the result kept as the task's JSON result. Its
+// context is cancelled when the task is being cancelled, when the worker
+// lost its lease or when the runner stops; it must be safe to run again
+// from the start (see the package comment).
+type Func[In, Out any] func(ctx context.Context, t store.Task, in In, progress func(pct int)) (Out, error)
+
+// handle registers fn as the body of kind.
+func handle[In, Out any](r *Runner, kind string, fn Func[In, Out]) {
+	r.register(kind, func(ctx context.Context, run *Run) (any, error) {
+		var in In
+		if err := run.Decode(&in); err != nil {
+			return nil, err
+		}
+		return fn(ctx, run.Task, in, run.Progress)
+	})
+}
+
+// State is the part of the state store the runner and the task bodies
+// use: the task queue, the organizations that tasks bill, and the ledger.
+type State interface {
+	Queue
+	store.Orgs
+	store.Ledger
+}
+
+// Config is what the runner and the task bodies run against; cmd/ fills it
+// from its flags, tests from their fixtures.
+type Config struct {
+	State  State
+	Engine index.Reader
+	// Names is the company name index, shared with whoever warms it at
+	// start-up; New makes one when nil.
+	Names *namematch.Service
+	// Plans defaults to account.DefaultPlans; Now to time.Now.
+	Plans account.Plans
+	Now   func() time.Time
+	Log   zerolog.Logger
+	// Workers, Lease: see Runner.
+	Workers int
+	Lease   time.Duration
+}
+
+// New returns a runner with every task kind wired to its body. A new kind
+// is a Func in its capability's package and one line below.
+func New(c Config) *Runner {
+	if c.Plans == nil {
+		c.Plans = account.DefaultPlans()
+	}
+	if c.Names == nil {
+		c.Names = &namematch.Service{Engine: c.Engine, Now: c.Now}
+	}
+	r := &Runner{Store: c.State, Workers: c.Workers, Lease: c.Lease, Log: c.Log}
+	biller := &account.Biller{Store: c.State, Plans: c.Plans, Now: c.Now}
+	companies := &query.Companies{Engine: c.Engine}
+	contacts := &query.ContactService{Engine: c.Engine, Companies: companies}
+
+	handle(r, query.KindSegment, (&query.SegmentTask{Companies: companies, Orgs: c.State, Biller: biller}).Run)
+	handle(r, namematch.KindBulkMatch, (&namematch.BulkMatchTask{Names: c.Names, Profiles: c.Engine, Orgs: c.State, Biller: biller, Log: c.Log}).Run)
+	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
+	return r
+}
