@@ -115,6 +115,7 @@ func New(d Deps) *Server {
 	s.registerSegment()
 	s.registerBulkMatch()
 	s.registerAppend()
+	s.registerLookup()
 	if ce, ok := contactEngine(d.Engine); ok {
 		svc := &query.ContactService{Engine: ce, Companies: s.companies}
 		s.registerContacts(svc)
