@@ -60,7 +60,7 @@ func BenchmarkLookupHTTP(b *testing.B) {
 			break
 		}
 		v := url.Values{"name": {q.Query.Name}}
-		for k, val := range map[string]string{"country": q.Query.Country, "city": q.Query.City, "zip": q.Query.Zip, "phone": q.Query.Phone} {
+		for k, val := range map[string]string{"country": q.Query.Country, "state": q.Query.State, "city": q.Query.City, "zip": q.Query.Zip, "phone": q.Query.Phone} {
 			if val != "" {
 				v.Set(k, val)
 			}
