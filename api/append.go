@@ -115,6 +115,12 @@ func (s *Server) registerAppend() {
 // the credits do not cover are withheld (nulled) rather than rows dropped,
 // so the output still lines up with the file.
 func (s *Server) billAppend(ctx context.Context, p store.Principal, t *datasets.Table, sets []datasets.Name) (billed, left, withheld int, err error) {
+	return s.billTable(ctx, p, "append", t, sets)
+}
+
+// billTable bills a table of append rows in the ledger under endpoint (the
+// single-domain lookups bill exactly as append does).
+func (s *Server) billTable(ctx context.Context, p store.Principal, endpoint string, t *datasets.Table, sets []datasets.Name) (billed, left, withheld int, err error) {
 	// One record per value billed: a row's dataset.
 	type owner struct {
 		row    int
@@ -142,7 +148,7 @@ func (s *Server) billAppend(ctx context.Context, p store.Principal, t *datasets.
 		}
 		return 0, u.CreditsLeft, 0, nil
 	}
-	r, err := bill(ctx, s, p, "append", owners, func(o owner) []store.Charge { return []store.Charge{o.charge} })
+	r, err := bill(ctx, s, p, endpoint, owners, func(o owner) []store.Charge { return []store.Charge{o.charge} })
 	if err != nil {
 		return 0, 0, 0, err
 	}

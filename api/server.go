@@ -153,6 +153,7 @@ func New(d Deps) *Server {
 	svc := &query.ContactService{Engine: d.Engine, Companies: s.companies}
 	s.registerContacts(svc)
 	s.registerContactMatch()
+	s.registerLookup()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/openprospect/prospectd/index"
 )
@@ -39,6 +40,8 @@ type Index struct {
 
 	strIDs map[string]uint32
 	strs   []string
+
+	matchers sync.Pool // *Matcher, for MatchOne
 }
 
 // Len is the number of companies indexed.

@@ -8,7 +8,9 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
+	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/namematch/namematchtest"
 )
 
 // TestServiceFreshness: the name index is reused while the engine is
@@ -49,5 +51,29 @@ func TestServiceFreshness(t *testing.T) {
 	}
 	if c, _ := svc.Index(ctx); c == a || c.Len() != 4 {
 		t.Errorf("index not rebuilt after a write (len %d)", c.Len())
+	}
+}
+
+// TestMatchOneAgreesWithMatchAll: the pooled single-query path returns
+// exactly what the parallel bulk path returns, query by query, also when
+// matchers are reused across queries.
+func TestMatchOneAgreesWithMatchAll(t *testing.T) {
+	g := demo.New(demo.Options{Companies: 2400, Seed: 4})
+	x := namematch.BuildFrom(namematchtest.Corpus(g, 2000))
+	qs := namematchtest.Queries(g, 2000, 1000, 0.15, 4)
+	in := make([]namematch.Query, len(qs))
+	for i := range qs {
+		in[i] = qs[i].Query
+	}
+	in = append(in, namematch.Query{Name: " -- "})
+	bulk, err := x.MatchAll(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range in {
+		one := x.MatchOne(q)
+		if one.Domain != bulk[i].Domain || one.Confidence != bulk[i].Confidence || one.Raw != bulk[i].Raw || (one.Err == nil) != (bulk[i].Err == nil) {
+			t.Fatalf("query %d %+v: MatchOne %+v, MatchAll %+v", i, q, one, bulk[i])
+		}
 	}
 }
