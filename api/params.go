@@ -1,0 +1,127 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/openprospect/prospectd/query"
+)
+
+// rawQuery captures the whole query string: discovery and contact search
+// parse and validate their parameters in query/ from a query.ParamTable
+// (repeated arrays, comma rules, unknown names rejected), which Huma's
+// per-field binding cannot express. The same table declares the
+// parameters in the document (queryParams).
+type rawQuery struct {
+	values url.Values
+}
+
+func (r *rawQuery) Resolve(ctx huma.Context) []error {
+	u := ctx.URL()
+	v, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return []error{&huma.ErrorDetail{Location: "query", Message: "malformed query string: " + err.Error()}}
+	}
+	r.values = v
+	return nil
+}
+
+// queryParams declares a parameter table as query parameters.
+func queryParams(t query.ParamTable) []*huma.Param {
+	out := make([]*huma.Param, 0, len(t))
+	for _, p := range t {
+		explode := p.Array
+		out = append(out, &huma.Param{Name: p.Name, In: "query", Description: paramDoc(p), Schema: paramSchema(p, false),
+			Explode: &explode, Deprecated: p.Deprecated})
+	}
+	return out
+}
+
+// bodySchema declares a parameter table as the properties of a JSON
+// object; unknown properties are refused. An array parameter also takes a
+// single item, as query.ParseContactBody does.
+func bodySchema(t query.ParamTable, description string) *huma.Schema {
+	s := &huma.Schema{Type: huma.TypeObject, Description: description, Properties: map[string]*huma.Schema{},
+		AdditionalProperties: false}
+	for _, p := range t {
+		s.Properties[p.Name] = paramSchema(p, true)
+	}
+	return s
+}
+
+func paramDoc(p query.Param) string {
+	if p.Array && p.Commas {
+		return p.Doc + " Repeat the parameter or separate values with commas."
+	}
+	return p.Doc
+}
+
+// paramSchema is the schema of one declared parameter; in a body an
+// array parameter is one item or an array of them.
+func paramSchema(p query.Param, body bool) *huma.Schema {
+	item := &huma.Schema{Type: string(p.Type)}
+	switch p.Type {
+	case query.String:
+		if p.MinLen > 0 {
+			item.MinLength = ptr(p.MinLen)
+		}
+		if p.MaxLen > 0 {
+			item.MaxLength = ptr(p.MaxLen)
+		}
+		for _, e := range p.Enum {
+			item.Enum = append(item.Enum, e)
+		}
+	case query.Integer:
+		item.Minimum = ptr(float64(p.Min))
+		if p.Bounded() {
+			item.Maximum = ptr(float64(p.Max))
+		}
+		item.Format = "int64"
+	}
+	if !p.Array {
+		item.Description = paramDoc(p)
+		item.Default = p.Default
+		item.Deprecated = p.Deprecated
+		return item
+	}
+	arr := &huma.Schema{Type: huma.TypeArray, Items: item}
+	if p.MaxItems > 0 {
+		arr.MaxItems = ptr(p.MaxItems)
+	}
+	if !body {
+		return arr
+	}
+	return &huma.Schema{Description: paramDoc(p), Deprecated: p.Deprecated, OneOf: []*huma.Schema{item, arr}}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// queryError turns a query.Error into a problem document whose detail
+// names every parameter and rule; loc is where the parameters came from
+// ("query" or "body").
+func queryError(err error, loc string) error {
+	var qe *query.Error
+	if !errors.As(err, &qe) {
+		return huma.Error422UnprocessableEntity(err.Error())
+	}
+	details := make([]error, len(qe.Params))
+	for i, p := range qe.Params {
+		l := loc + "." + p.Param
+		if p.Param == loc {
+			l = loc // the whole body
+		}
+		d := &huma.ErrorDetail{Location: l, Message: p.Rule}
+		if p.Value != "" {
+			d.Value = p.Value
+		}
+		details[i] = d
+	}
+	msg := "invalid parameters"
+	if qe.Status == http.StatusNotFound {
+		msg = "not found"
+	}
+	return huma.NewError(qe.Status, msg, details...)
+}
