@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,7 +23,7 @@ const kindSegment = "segment"
 var segmentLimits = uploads.Limits{MaxBytes: 1 << 20, MaxRows: 10_000}
 
 type segmentInput struct {
-	RawBody multipart.Form
+	RawBody huma.MultipartFormFiles[SegmentForm]
 }
 
 // segmentTask is the persisted input.
@@ -96,7 +95,7 @@ func (s *Server) registerSegment() {
 		if err != nil {
 			return nil, err
 		}
-		form := &in.RawBody
+		form := in.RawBody.Form
 		if err := savedQueryRef(form.Value["query_id"]); err != nil {
 			return nil, err
 		}
