@@ -227,7 +227,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		Description: "The contact discovery vocabulary as query parameters (repeat a parameter for several values; max_records or max_companies, not both). Returns a flat array of contacts. POST /v1/contacts/discover is primary. Unknown parameters are rejected.",
 		Tags:        []string{"Contacts"},
 		Security:    authRequired,
-		Parameters:  queryParams(query.ContactTable),
+		Parameters:  s.queryParams(query.ContactTable),
 		Errors:      errs,
 	}, func(ctx context.Context, in *rawQuery) (*contactListOutput, error) {
 		p, err := s.paid(ctx, store.PlanStarter)
@@ -261,7 +261,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		Description: "The contact discovery filters as query parameters; returns how many contacts match. Unknown parameters are rejected.",
 		Tags:        []string{"Contacts"},
 		Security:    authRequired,
-		Parameters:  queryParams(query.ContactTable),
+		Parameters:  s.queryParams(query.ContactTable),
 		Errors:      errs,
 	}, func(ctx context.Context, in *rawQuery) (*countOutput, error) {
 		if _, err := s.paid(ctx, store.PlanStarter); err != nil {
@@ -347,7 +347,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 func (s *Server) contactDiscoverSchema() *huma.Schema {
 	const name = "ContactDiscoverRequest"
 	schemas := s.api.OpenAPI().Components.Schemas.Map()
-	schemas[name] = bodySchema(query.ContactTable, "Contact discovery parameters. An array parameter also takes a single item; a value of another JSON type is refused with 422, as is an unknown property.")
+	schemas[name] = s.bodySchema(query.ContactTable, "Contact discovery parameters. An array parameter also takes a single item; a value of another JSON type is refused with 422, as is an unknown property.")
 	return &huma.Schema{Ref: "#/components/schemas/" + name}
 }
 

@@ -44,7 +44,7 @@ type countOutput struct {
 }
 
 func (s *Server) registerDiscover() {
-	params := queryParams(query.DiscoverTable)
+	params := s.queryParams(query.DiscoverTable)
 	errs := []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusNotFound,
 		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	huma.Register(s.api, huma.Operation{

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -30,11 +32,11 @@ func (r *rawQuery) Resolve(ctx huma.Context) []error {
 }
 
 // queryParams declares a parameter table as query parameters.
-func queryParams(t query.ParamTable) []*huma.Param {
+func (s *Server) queryParams(t query.ParamTable) []*huma.Param {
 	out := make([]*huma.Param, 0, len(t))
 	for _, p := range t {
 		explode := p.Array
-		out = append(out, &huma.Param{Name: p.Name, In: "query", Description: paramDoc(p), Schema: paramSchema(p, false),
+		out = append(out, &huma.Param{Name: p.Name, In: "query", Description: paramDoc(p), Schema: s.paramSchema(p, false),
 			Explode: &explode, Deprecated: p.Deprecated})
 	}
 	return out
@@ -43,13 +45,33 @@ func queryParams(t query.ParamTable) []*huma.Param {
 // bodySchema declares a parameter table as the properties of a JSON
 // object; unknown properties are refused. An array parameter also takes a
 // single item, as query.ParseContactBody does.
-func bodySchema(t query.ParamTable, description string) *huma.Schema {
-	s := &huma.Schema{Type: huma.TypeObject, Description: description, Properties: map[string]*huma.Schema{},
+func (s *Server) bodySchema(t query.ParamTable, description string) *huma.Schema {
+	b := &huma.Schema{Type: huma.TypeObject, Description: description, Properties: map[string]*huma.Schema{},
 		AdditionalProperties: false}
 	for _, p := range t {
-		s.Properties[p.Name] = paramSchema(p, true)
+		b.Properties[p.Name] = s.paramSchema(p, true)
 	}
-	return s
+	return b
+}
+
+// enumSchema registers the values of an enum parameter as a named schema
+// (filter_industry and negate_filter_industry share "FilterIndustry"), so
+// generated clients get one type per vocabulary.
+func (s *Server) enumSchema(p query.Param) *huma.Schema {
+	name := ""
+	for _, part := range strings.Split(strings.TrimPrefix(p.Name, "negate_"), "_") {
+		name += strings.ToUpper(part[:1]) + part[1:]
+	}
+	e := &huma.Schema{Type: huma.TypeString}
+	for _, v := range p.Enum {
+		e.Enum = append(e.Enum, v)
+	}
+	schemas := s.api.OpenAPI().Components.Schemas.Map()
+	if old, ok := schemas[name]; ok && !slices.Equal(old.Enum, e.Enum) {
+		panic("api: two enum parameters named " + name + " declare different values")
+	}
+	schemas[name] = e
+	return &huma.Schema{Ref: "#/components/schemas/" + name}
 }
 
 func paramDoc(p query.Param) string {
@@ -61,25 +83,27 @@ func paramDoc(p query.Param) string {
 
 // paramSchema is the schema of one declared parameter; in a body an
 // array parameter is one item or an array of them.
-func paramSchema(p query.Param, body bool) *huma.Schema {
+func (s *Server) paramSchema(p query.Param, body bool) *huma.Schema {
 	item := &huma.Schema{Type: string(p.Type)}
-	switch p.Type {
-	case query.String:
+	switch {
+	case len(p.Enum) > 0:
+		item = s.enumSchema(p)
+	case p.Type == query.String:
 		if p.MinLen > 0 {
 			item.MinLength = ptr(p.MinLen)
 		}
 		if p.MaxLen > 0 {
 			item.MaxLength = ptr(p.MaxLen)
 		}
-		for _, e := range p.Enum {
-			item.Enum = append(item.Enum, e)
-		}
-	case query.Integer:
+	case p.Type == query.Integer:
 		item.Minimum = ptr(float64(p.Min))
 		if p.Bounded() {
 			item.Maximum = ptr(float64(p.Max))
 		}
 		item.Format = "int64"
+	}
+	if !p.Array && item.Ref != "" {
+		return &huma.Schema{Description: paramDoc(p), Default: p.Default, AllOf: []*huma.Schema{item}}
 	}
 	if !p.Array {
 		item.Description = paramDoc(p)
