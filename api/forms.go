@@ -41,4 +41,3 @@ type BulkMatchForm struct {
 	PhoneColumn        string        `form:"phone_column" required:"false" maxLength:"300" doc:"Header of a column with phone numbers"`
 	MinMatchConfidence int           `form:"min_match_confidence" required:"false" minimum:"50" maximum:"100" doc:"Lowest match confidence returned, 50-100 (default 50)"`
 }
-

@@ -36,7 +36,7 @@ func (s *Server) queryParams(t query.ParamTable) []*huma.Param {
 	out := make([]*huma.Param, 0, len(t))
 	for _, p := range t {
 		explode := p.Array
-		out = append(out, &huma.Param{Name: p.Name, In: "query", Description: paramDoc(p), Schema: s.paramSchema(p, false),
+		out = append(out, &huma.Param{Name: p.Name, In: "query", Description: paramDoc(p, false), Schema: s.paramSchema(p, false),
 			Explode: &explode, Deprecated: p.Deprecated})
 	}
 	return out
@@ -74,11 +74,20 @@ func (s *Server) enumSchema(p query.Param) *huma.Schema {
 	return &huma.Schema{Ref: "#/components/schemas/" + name}
 }
 
-func paramDoc(p query.Param) string {
-	if p.Array && p.Commas {
+// paramDoc is the parameter's description with how several values are
+// given, in a query string or in a body.
+func paramDoc(p query.Param, body bool) string {
+	switch {
+	case !p.Array:
+		return p.Doc
+	case body && p.Commas:
+		return p.Doc + " An array, a single value, or values separated by commas."
+	case body:
+		return p.Doc + " An array or a single value."
+	case p.Commas:
 		return p.Doc + " Repeat the parameter or separate values with commas."
 	}
-	return p.Doc
+	return p.Doc + " Repeat the parameter for several values."
 }
 
 // paramSchema is the schema of one declared parameter; in a body an
@@ -103,10 +112,10 @@ func (s *Server) paramSchema(p query.Param, body bool) *huma.Schema {
 		item.Format = "int64"
 	}
 	if !p.Array && item.Ref != "" {
-		return &huma.Schema{Description: paramDoc(p), Default: p.Default, AllOf: []*huma.Schema{item}}
+		return &huma.Schema{Description: paramDoc(p, body), Default: p.Default, AllOf: []*huma.Schema{item}}
 	}
 	if !p.Array {
-		item.Description = paramDoc(p)
+		item.Description = paramDoc(p, body)
 		item.Default = p.Default
 		item.Deprecated = p.Deprecated
 		return item
@@ -118,7 +127,7 @@ func (s *Server) paramSchema(p query.Param, body bool) *huma.Schema {
 	if !body {
 		return arr
 	}
-	return &huma.Schema{Description: paramDoc(p), Deprecated: p.Deprecated, OneOf: []*huma.Schema{item, arr}}
+	return &huma.Schema{Description: paramDoc(p, body), Deprecated: p.Deprecated, OneOf: []*huma.Schema{item, arr}}
 }
 
 func ptr[T any](v T) *T { return &v }

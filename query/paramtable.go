@@ -105,11 +105,11 @@ var regionCodes = "ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, M
 // /v1/count; anything else is rejected.
 var DiscoverTable = ParamTable{
 	text("icp_prompt", 1, MaxPromptChars, "Natural-language request (max 4000 chars). Filters, an ICP text and lookalike examples are extracted from it; explicit parameters win over extracted ones. Overrides auto_icp_text and auto_phrase_match."),
-	list("domain", true, MaxExampleDomains, "Lookalike example domains, max 10 (repeated or comma-separated)."),
+	list("domain", true, MaxExampleDomains, "Lookalike example domains, max 10."),
 	list("negate_domain", true, MaxExampleDomains, "Domains to push results away from, max 10; needs domain, icp_text or icp_prompt."),
 	text("icp_text", MinICPTextChars, MaxICPTextChars, "Description of the ideal customer, 3-4000 chars; empty is treated as omitted."),
 	text("negate_icp_text", MinICPTextChars, MaxICPTextChars, "Description to push results away from, 3-4000 chars; needs domain, icp_text or icp_prompt."),
-	withMinLen(list("phrase_match", false, MaxPhrases, "Exact fragments of site text or description (any of them), max 20, each >= 3 chars. Repeat the parameter; commas are part of a phrase."), MinPhraseChars),
+	withMinLen(list("phrase_match", false, MaxPhrases, "Exact fragments of site text or description (any of them), max 20, each >= 3 chars; commas are part of a phrase."), MinPhraseChars),
 	withMinLen(list("negate_phrase_match", false, MaxPhrases, "Fragments none of the results may contain; same limits."), MinPhraseChars),
 	list("country", true, maxFilterListItems, "ISO-3166-1 alpha-2 codes, country names or region codes ("+regionCodes+")."),
 	list("negate_country", true, maxFilterListItems, "Countries or regions to exclude."),
@@ -136,7 +136,7 @@ var DiscoverTable = ParamTable{
 	withMinLen(list("negate_subdomain", true, MaxSubdomains, "Subdomain labels to exclude; same limits."), MinSubdomainChars),
 	list("inclusion_query_id", true, MaxQueryIDs, "Limit results to the domains of saved queries (404 for an unknown id)."),
 	list("exclusion_query_id", true, MaxQueryIDs, "Exclude the domains of saved queries (404 for an unknown id)."),
-	list("exclude_domain", true, MaxExcludeDomains, "Domains to leave out of the results, max 100 (repeated or comma-separated); does not change lookalike matching."),
+	list("exclude_domain", true, MaxExcludeDomains, "Domains to leave out of the results, max 100; does not change lookalike matching."),
 	integer("max_records", MinRecords, MaxRecords, DefaultRecords, "Results per page."),
 	integer("offset", 0, MaxRecords-MinRecords, 0, "Results to skip; offset + max_records <= 10000."),
 	integer("min_similarity", 0, MaxMinSimilarity, 0, "Lowest similarity (0-100) of a result."),

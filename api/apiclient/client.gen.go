@@ -806,10 +806,10 @@ type ContactDiscoverRequest struct {
 	// Consensus Number of top results used to refine the search vector.
 	Consensus *int64 `json:"consensus,omitempty"`
 
-	// Department Canonical departments (exact, case-sensitive); any other value is a 422.
+	// Department Canonical departments (exact, case-sensitive); any other value is a 422. An array or a single value.
 	Department *ContactDiscoverRequest_Department `json:"department,omitempty"`
 
-	// Domain Limit to contacts at these domains, max 100. Repeat the parameter or separate values with commas.
+	// Domain Limit to contacts at these domains, max 100. An array, a single value, or values separated by commas.
 	Domain *ContactDiscoverRequest_Domain `json:"domain,omitempty"`
 
 	// EmailValidated Only contacts whose address passed the SMTP check.
@@ -818,16 +818,16 @@ type ContactDiscoverRequest struct {
 	// EmployeeRange Employer head count min,max ('50,' is 50 and above). Unparseable values are ignored.
 	EmployeeRange *string `json:"employee_range,omitempty"`
 
-	// ExclusionQueryId Saved queries to exclude (404 for an unknown id). Repeat the parameter or separate values with commas.
+	// ExclusionQueryId Saved queries to exclude (404 for an unknown id). An array, a single value, or values separated by commas.
 	ExclusionQueryId *ContactDiscoverRequest_ExclusionQueryId `json:"exclusion_query_id,omitempty"`
 
-	// FilterCountry Employer countries or regions. Repeat the parameter or separate values with commas.
+	// FilterCountry Employer countries or regions. An array, a single value, or values separated by commas.
 	FilterCountry *ContactDiscoverRequest_FilterCountry `json:"filter_country,omitempty"`
 
-	// FilterIndustry Employer industries (any of them). Repeat the parameter or separate values with commas.
+	// FilterIndustry Employer industries (any of them). An array, a single value, or values separated by commas.
 	FilterIndustry *ContactDiscoverRequest_FilterIndustry `json:"filter_industry,omitempty"`
 
-	// FilterState Employer subdivisions; only with a single filter_country.
+	// FilterState Employer subdivisions; only with a single filter_country. An array or a single value.
 	FilterState *ContactDiscoverRequest_FilterState `json:"filter_state,omitempty"`
 
 	// HasEmail Only contacts with an email address.
@@ -851,7 +851,7 @@ type ContactDiscoverRequest struct {
 	// IncludeSearchContacts Include the persona_id inputs in the results.
 	IncludeSearchContacts *bool `json:"include_search_contacts,omitempty"`
 
-	// InclusionQueryId Saved queries to scope to (404 for an unknown id). Repeat the parameter or separate values with commas.
+	// InclusionQueryId Saved queries to scope to (404 for an unknown id). An array, a single value, or values separated by commas.
 	InclusionQueryId *ContactDiscoverRequest_InclusionQueryId `json:"inclusion_query_id,omitempty"`
 
 	// JobstartDate YYYY-MM-DD (started on or after) or YYYY-MM-DD,YYYY-MM-DD; contacts without a known start date are excluded.
@@ -869,40 +869,40 @@ type ContactDiscoverRequest struct {
 	// Name Partial match on the contact's name, 2-200 chars.
 	Name *string `json:"name,omitempty"`
 
-	// NegateDepartment Canonical departments to exclude.
+	// NegateDepartment Canonical departments to exclude. An array or a single value.
 	NegateDepartment *ContactDiscoverRequest_NegateDepartment `json:"negate_department,omitempty"`
 
-	// NegateFilterCountry Employer countries or regions to exclude. Repeat the parameter or separate values with commas.
+	// NegateFilterCountry Employer countries or regions to exclude. An array, a single value, or values separated by commas.
 	NegateFilterCountry *ContactDiscoverRequest_NegateFilterCountry `json:"negate_filter_country,omitempty"`
 
-	// NegateFilterIndustry Employer industries to exclude. Repeat the parameter or separate values with commas.
+	// NegateFilterIndustry Employer industries to exclude. An array, a single value, or values separated by commas.
 	NegateFilterIndustry *ContactDiscoverRequest_NegateFilterIndustry `json:"negate_filter_industry,omitempty"`
 
-	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country.
+	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country. An array or a single value.
 	NegateFilterState *ContactDiscoverRequest_NegateFilterState `json:"negate_filter_state,omitempty"`
 
-	// NegatePersonCountry Contact countries or regions to exclude. Repeat the parameter or separate values with commas.
+	// NegatePersonCountry Contact countries or regions to exclude. An array, a single value, or values separated by commas.
 	NegatePersonCountry *ContactDiscoverRequest_NegatePersonCountry `json:"negate_person_country,omitempty"`
 
-	// NegateSeniority Seniority levels to exclude. Repeat the parameter or separate values with commas.
+	// NegateSeniority Seniority levels to exclude. An array, a single value, or values separated by commas.
 	NegateSeniority *ContactDiscoverRequest_NegateSeniority `json:"negate_seniority,omitempty"`
 
 	// NegateSummary Summary text to push results away from, 3-4000 chars.
 	NegateSummary *string `json:"negate_summary,omitempty"`
 
-	// NegateTitle Title terms to exclude; same syntax.
+	// NegateTitle Title terms to exclude; same syntax. An array or a single value.
 	NegateTitle *ContactDiscoverRequest_NegateTitle `json:"negate_title,omitempty"`
 
 	// Offset Contacts to skip; forced to 0 when results_by_company is not 0.
 	Offset *int64 `json:"offset,omitempty"`
 
-	// PersonCountry Contact's country: ISO-3166-1 alpha-2 codes, names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). Repeat the parameter or separate values with commas.
+	// PersonCountry Contact's country: ISO-3166-1 alpha-2 codes, names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). An array, a single value, or values separated by commas.
 	PersonCountry *ContactDiscoverRequest_PersonCountry `json:"person_country,omitempty"`
 
-	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country.
+	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country. An array or a single value.
 	PersonState *ContactDiscoverRequest_PersonState `json:"person_state,omitempty"`
 
-	// PersonaId Contact ids to search like (similarity mode), up to 10; positive integers. Repeat the parameter or separate values with commas.
+	// PersonaId Contact ids to search like (similarity mode), up to 10; positive integers. An array, a single value, or values separated by commas.
 	PersonaId *ContactDiscoverRequest_PersonaId `json:"persona_id,omitempty"`
 
 	// ResultsByCompany Contacts per company; 0 removes the cap.
@@ -916,23 +916,23 @@ type ContactDiscoverRequest struct {
 	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	RevenueRange *string `json:"revenue_range,omitempty"`
 
-	// Seniority Seniority levels (any of them); case-insensitive. Repeat the parameter or separate values with commas.
+	// Seniority Seniority levels (any of them); case-insensitive. An array, a single value, or values separated by commas.
 	Seniority *ContactDiscoverRequest_Seniority `json:"seniority,omitempty"`
 
-	// Skills Skills (any of them), max 100.
+	// Skills Skills (any of them), max 100. An array or a single value.
 	Skills *ContactDiscoverRequest_Skills `json:"skills,omitempty"`
 
 	// Summary Semantic match on the profile summary (similarity mode), 3-4000 chars.
 	Summary *string `json:"summary,omitempty"`
 
-	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other.
+	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other. An array or a single value.
 	Title *ContactDiscoverRequest_Title `json:"title,omitempty"`
 }
 
 // ContactDiscoverRequestDepartment1 defines model for ContactDiscoverRequest.Department.1.
 type ContactDiscoverRequestDepartment1 = []Department
 
-// ContactDiscoverRequest_Department Canonical departments (exact, case-sensitive); any other value is a 422.
+// ContactDiscoverRequest_Department Canonical departments (exact, case-sensitive); any other value is a 422. An array or a single value.
 type ContactDiscoverRequest_Department struct {
 	union json.RawMessage
 }
@@ -943,7 +943,7 @@ type ContactDiscoverRequestDomain0 = string
 // ContactDiscoverRequestDomain1 defines model for ContactDiscoverRequest.Domain.1.
 type ContactDiscoverRequestDomain1 = []string
 
-// ContactDiscoverRequest_Domain Limit to contacts at these domains, max 100. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_Domain Limit to contacts at these domains, max 100. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_Domain struct {
 	union json.RawMessage
 }
@@ -954,7 +954,7 @@ type ContactDiscoverRequestExclusionQueryId0 = string
 // ContactDiscoverRequestExclusionQueryId1 defines model for ContactDiscoverRequest.ExclusionQueryId.1.
 type ContactDiscoverRequestExclusionQueryId1 = []string
 
-// ContactDiscoverRequest_ExclusionQueryId Saved queries to exclude (404 for an unknown id). Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_ExclusionQueryId Saved queries to exclude (404 for an unknown id). An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_ExclusionQueryId struct {
 	union json.RawMessage
 }
@@ -965,7 +965,7 @@ type ContactDiscoverRequestFilterCountry0 = string
 // ContactDiscoverRequestFilterCountry1 defines model for ContactDiscoverRequest.FilterCountry.1.
 type ContactDiscoverRequestFilterCountry1 = []string
 
-// ContactDiscoverRequest_FilterCountry Employer countries or regions. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_FilterCountry Employer countries or regions. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_FilterCountry struct {
 	union json.RawMessage
 }
@@ -973,7 +973,7 @@ type ContactDiscoverRequest_FilterCountry struct {
 // ContactDiscoverRequestFilterIndustry1 defines model for ContactDiscoverRequest.FilterIndustry.1.
 type ContactDiscoverRequestFilterIndustry1 = []FilterIndustry
 
-// ContactDiscoverRequest_FilterIndustry Employer industries (any of them). Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_FilterIndustry Employer industries (any of them). An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_FilterIndustry struct {
 	union json.RawMessage
 }
@@ -984,7 +984,7 @@ type ContactDiscoverRequestFilterState0 = string
 // ContactDiscoverRequestFilterState1 defines model for ContactDiscoverRequest.FilterState.1.
 type ContactDiscoverRequestFilterState1 = []string
 
-// ContactDiscoverRequest_FilterState Employer subdivisions; only with a single filter_country.
+// ContactDiscoverRequest_FilterState Employer subdivisions; only with a single filter_country. An array or a single value.
 type ContactDiscoverRequest_FilterState struct {
 	union json.RawMessage
 }
@@ -995,7 +995,7 @@ type ContactDiscoverRequestInclusionQueryId0 = string
 // ContactDiscoverRequestInclusionQueryId1 defines model for ContactDiscoverRequest.InclusionQueryId.1.
 type ContactDiscoverRequestInclusionQueryId1 = []string
 
-// ContactDiscoverRequest_InclusionQueryId Saved queries to scope to (404 for an unknown id). Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_InclusionQueryId Saved queries to scope to (404 for an unknown id). An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_InclusionQueryId struct {
 	union json.RawMessage
 }
@@ -1003,7 +1003,7 @@ type ContactDiscoverRequest_InclusionQueryId struct {
 // ContactDiscoverRequestNegateDepartment1 defines model for ContactDiscoverRequest.NegateDepartment.1.
 type ContactDiscoverRequestNegateDepartment1 = []Department
 
-// ContactDiscoverRequest_NegateDepartment Canonical departments to exclude.
+// ContactDiscoverRequest_NegateDepartment Canonical departments to exclude. An array or a single value.
 type ContactDiscoverRequest_NegateDepartment struct {
 	union json.RawMessage
 }
@@ -1014,7 +1014,7 @@ type ContactDiscoverRequestNegateFilterCountry0 = string
 // ContactDiscoverRequestNegateFilterCountry1 defines model for ContactDiscoverRequest.NegateFilterCountry.1.
 type ContactDiscoverRequestNegateFilterCountry1 = []string
 
-// ContactDiscoverRequest_NegateFilterCountry Employer countries or regions to exclude. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_NegateFilterCountry Employer countries or regions to exclude. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_NegateFilterCountry struct {
 	union json.RawMessage
 }
@@ -1022,7 +1022,7 @@ type ContactDiscoverRequest_NegateFilterCountry struct {
 // ContactDiscoverRequestNegateFilterIndustry1 defines model for ContactDiscoverRequest.NegateFilterIndustry.1.
 type ContactDiscoverRequestNegateFilterIndustry1 = []FilterIndustry
 
-// ContactDiscoverRequest_NegateFilterIndustry Employer industries to exclude. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_NegateFilterIndustry Employer industries to exclude. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_NegateFilterIndustry struct {
 	union json.RawMessage
 }
@@ -1033,7 +1033,7 @@ type ContactDiscoverRequestNegateFilterState0 = string
 // ContactDiscoverRequestNegateFilterState1 defines model for ContactDiscoverRequest.NegateFilterState.1.
 type ContactDiscoverRequestNegateFilterState1 = []string
 
-// ContactDiscoverRequest_NegateFilterState Employer subdivisions to exclude; only with a single filter_country.
+// ContactDiscoverRequest_NegateFilterState Employer subdivisions to exclude; only with a single filter_country. An array or a single value.
 type ContactDiscoverRequest_NegateFilterState struct {
 	union json.RawMessage
 }
@@ -1044,7 +1044,7 @@ type ContactDiscoverRequestNegatePersonCountry0 = string
 // ContactDiscoverRequestNegatePersonCountry1 defines model for ContactDiscoverRequest.NegatePersonCountry.1.
 type ContactDiscoverRequestNegatePersonCountry1 = []string
 
-// ContactDiscoverRequest_NegatePersonCountry Contact countries or regions to exclude. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_NegatePersonCountry Contact countries or regions to exclude. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_NegatePersonCountry struct {
 	union json.RawMessage
 }
@@ -1052,7 +1052,7 @@ type ContactDiscoverRequest_NegatePersonCountry struct {
 // ContactDiscoverRequestNegateSeniority1 defines model for ContactDiscoverRequest.NegateSeniority.1.
 type ContactDiscoverRequestNegateSeniority1 = []Seniority
 
-// ContactDiscoverRequest_NegateSeniority Seniority levels to exclude. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_NegateSeniority Seniority levels to exclude. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_NegateSeniority struct {
 	union json.RawMessage
 }
@@ -1063,7 +1063,7 @@ type ContactDiscoverRequestNegateTitle0 = string
 // ContactDiscoverRequestNegateTitle1 defines model for ContactDiscoverRequest.NegateTitle.1.
 type ContactDiscoverRequestNegateTitle1 = []string
 
-// ContactDiscoverRequest_NegateTitle Title terms to exclude; same syntax.
+// ContactDiscoverRequest_NegateTitle Title terms to exclude; same syntax. An array or a single value.
 type ContactDiscoverRequest_NegateTitle struct {
 	union json.RawMessage
 }
@@ -1074,7 +1074,7 @@ type ContactDiscoverRequestPersonCountry0 = string
 // ContactDiscoverRequestPersonCountry1 defines model for ContactDiscoverRequest.PersonCountry.1.
 type ContactDiscoverRequestPersonCountry1 = []string
 
-// ContactDiscoverRequest_PersonCountry Contact's country: ISO-3166-1 alpha-2 codes, names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_PersonCountry Contact's country: ISO-3166-1 alpha-2 codes, names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_PersonCountry struct {
 	union json.RawMessage
 }
@@ -1085,7 +1085,7 @@ type ContactDiscoverRequestPersonState0 = string
 // ContactDiscoverRequestPersonState1 defines model for ContactDiscoverRequest.PersonState.1.
 type ContactDiscoverRequestPersonState1 = []string
 
-// ContactDiscoverRequest_PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country.
+// ContactDiscoverRequest_PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country. An array or a single value.
 type ContactDiscoverRequest_PersonState struct {
 	union json.RawMessage
 }
@@ -1096,7 +1096,7 @@ type ContactDiscoverRequestPersonaId0 = int64
 // ContactDiscoverRequestPersonaId1 defines model for ContactDiscoverRequest.PersonaId.1.
 type ContactDiscoverRequestPersonaId1 = []int64
 
-// ContactDiscoverRequest_PersonaId Contact ids to search like (similarity mode), up to 10; positive integers. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_PersonaId Contact ids to search like (similarity mode), up to 10; positive integers. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_PersonaId struct {
 	union json.RawMessage
 }
@@ -1104,7 +1104,7 @@ type ContactDiscoverRequest_PersonaId struct {
 // ContactDiscoverRequestSeniority1 defines model for ContactDiscoverRequest.Seniority.1.
 type ContactDiscoverRequestSeniority1 = []Seniority
 
-// ContactDiscoverRequest_Seniority Seniority levels (any of them); case-insensitive. Repeat the parameter or separate values with commas.
+// ContactDiscoverRequest_Seniority Seniority levels (any of them); case-insensitive. An array, a single value, or values separated by commas.
 type ContactDiscoverRequest_Seniority struct {
 	union json.RawMessage
 }
@@ -1115,7 +1115,7 @@ type ContactDiscoverRequestSkills0 = string
 // ContactDiscoverRequestSkills1 defines model for ContactDiscoverRequest.Skills.1.
 type ContactDiscoverRequestSkills1 = []string
 
-// ContactDiscoverRequest_Skills Skills (any of them), max 100.
+// ContactDiscoverRequest_Skills Skills (any of them), max 100. An array or a single value.
 type ContactDiscoverRequest_Skills struct {
 	union json.RawMessage
 }
@@ -1126,7 +1126,7 @@ type ContactDiscoverRequestTitle0 = string
 // ContactDiscoverRequestTitle1 defines model for ContactDiscoverRequest.Title.1.
 type ContactDiscoverRequestTitle1 = []string
 
-// ContactDiscoverRequest_Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other.
+// ContactDiscoverRequest_Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other. An array or a single value.
 type ContactDiscoverRequest_Title struct {
 	union json.RawMessage
 }
@@ -1597,22 +1597,22 @@ type ContactsLegacyParams struct {
 	// NegateSeniority Seniority levels to exclude. Repeat the parameter or separate values with commas.
 	NegateSeniority *[]Seniority `form:"negate_seniority,omitempty" json:"negate_seniority,omitempty"`
 
-	// Department Canonical departments (exact, case-sensitive); any other value is a 422.
+	// Department Canonical departments (exact, case-sensitive); any other value is a 422. Repeat the parameter for several values.
 	Department *[]Department `form:"department,omitempty" json:"department,omitempty"`
 
-	// NegateDepartment Canonical departments to exclude.
+	// NegateDepartment Canonical departments to exclude. Repeat the parameter for several values.
 	NegateDepartment *[]Department `form:"negate_department,omitempty" json:"negate_department,omitempty"`
 
-	// Skills Skills (any of them), max 100.
+	// Skills Skills (any of them), max 100. Repeat the parameter for several values.
 	Skills *[]string `form:"skills,omitempty" json:"skills,omitempty"`
 
 	// Name Partial match on the contact's name, 2-200 chars.
 	Name *string `form:"name,omitempty" json:"name,omitempty"`
 
-	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other.
+	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other. Repeat the parameter for several values.
 	Title *[]string `form:"title,omitempty" json:"title,omitempty"`
 
-	// NegateTitle Title terms to exclude; same syntax.
+	// NegateTitle Title terms to exclude; same syntax. Repeat the parameter for several values.
 	NegateTitle *[]string `form:"negate_title,omitempty" json:"negate_title,omitempty"`
 
 	// Summary Semantic match on the profile summary (similarity mode), 3-4000 chars.
@@ -1627,7 +1627,7 @@ type ContactsLegacyParams struct {
 	// NegatePersonCountry Contact countries or regions to exclude. Repeat the parameter or separate values with commas.
 	NegatePersonCountry *[]string `form:"negate_person_country,omitempty" json:"negate_person_country,omitempty"`
 
-	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country.
+	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country. Repeat the parameter for several values.
 	PersonState *[]string `form:"person_state,omitempty" json:"person_state,omitempty"`
 
 	// HasEmail Only contacts with an email address.
@@ -1663,10 +1663,10 @@ type ContactsLegacyParams struct {
 	// NegateFilterCountry Employer countries or regions to exclude. Repeat the parameter or separate values with commas.
 	NegateFilterCountry *[]string `form:"negate_filter_country,omitempty" json:"negate_filter_country,omitempty"`
 
-	// FilterState Employer subdivisions; only with a single filter_country.
+	// FilterState Employer subdivisions; only with a single filter_country. Repeat the parameter for several values.
 	FilterState *[]string `form:"filter_state,omitempty" json:"filter_state,omitempty"`
 
-	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country.
+	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country. Repeat the parameter for several values.
 	NegateFilterState *[]string `form:"negate_filter_state,omitempty" json:"negate_filter_state,omitempty"`
 
 	// EmployeeRange Employer head count min,max ('50,' is 50 and above). Unparseable values are ignored.
@@ -1725,22 +1725,22 @@ type ContactsCountParams struct {
 	// NegateSeniority Seniority levels to exclude. Repeat the parameter or separate values with commas.
 	NegateSeniority *[]Seniority `form:"negate_seniority,omitempty" json:"negate_seniority,omitempty"`
 
-	// Department Canonical departments (exact, case-sensitive); any other value is a 422.
+	// Department Canonical departments (exact, case-sensitive); any other value is a 422. Repeat the parameter for several values.
 	Department *[]Department `form:"department,omitempty" json:"department,omitempty"`
 
-	// NegateDepartment Canonical departments to exclude.
+	// NegateDepartment Canonical departments to exclude. Repeat the parameter for several values.
 	NegateDepartment *[]Department `form:"negate_department,omitempty" json:"negate_department,omitempty"`
 
-	// Skills Skills (any of them), max 100.
+	// Skills Skills (any of them), max 100. Repeat the parameter for several values.
 	Skills *[]string `form:"skills,omitempty" json:"skills,omitempty"`
 
 	// Name Partial match on the contact's name, 2-200 chars.
 	Name *string `form:"name,omitempty" json:"name,omitempty"`
 
-	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other.
+	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other. Repeat the parameter for several values.
 	Title *[]string `form:"title,omitempty" json:"title,omitempty"`
 
-	// NegateTitle Title terms to exclude; same syntax.
+	// NegateTitle Title terms to exclude; same syntax. Repeat the parameter for several values.
 	NegateTitle *[]string `form:"negate_title,omitempty" json:"negate_title,omitempty"`
 
 	// Summary Semantic match on the profile summary (similarity mode), 3-4000 chars.
@@ -1755,7 +1755,7 @@ type ContactsCountParams struct {
 	// NegatePersonCountry Contact countries or regions to exclude. Repeat the parameter or separate values with commas.
 	NegatePersonCountry *[]string `form:"negate_person_country,omitempty" json:"negate_person_country,omitempty"`
 
-	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country.
+	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country. Repeat the parameter for several values.
 	PersonState *[]string `form:"person_state,omitempty" json:"person_state,omitempty"`
 
 	// HasEmail Only contacts with an email address.
@@ -1791,10 +1791,10 @@ type ContactsCountParams struct {
 	// NegateFilterCountry Employer countries or regions to exclude. Repeat the parameter or separate values with commas.
 	NegateFilterCountry *[]string `form:"negate_filter_country,omitempty" json:"negate_filter_country,omitempty"`
 
-	// FilterState Employer subdivisions; only with a single filter_country.
+	// FilterState Employer subdivisions; only with a single filter_country. Repeat the parameter for several values.
 	FilterState *[]string `form:"filter_state,omitempty" json:"filter_state,omitempty"`
 
-	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country.
+	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country. Repeat the parameter for several values.
 	NegateFilterState *[]string `form:"negate_filter_state,omitempty" json:"negate_filter_state,omitempty"`
 
 	// EmployeeRange Employer head count min,max ('50,' is 50 and above). Unparseable values are ignored.
@@ -1844,7 +1844,7 @@ type CountParams struct {
 	// IcpPrompt Natural-language request (max 4000 chars). Filters, an ICP text and lookalike examples are extracted from it; explicit parameters win over extracted ones. Overrides auto_icp_text and auto_phrase_match.
 	IcpPrompt *string `form:"icp_prompt,omitempty" json:"icp_prompt,omitempty"`
 
-	// Domain Lookalike example domains, max 10 (repeated or comma-separated). Repeat the parameter or separate values with commas.
+	// Domain Lookalike example domains, max 10. Repeat the parameter or separate values with commas.
 	Domain *[]string `form:"domain,omitempty" json:"domain,omitempty"`
 
 	// NegateDomain Domains to push results away from, max 10; needs domain, icp_text or icp_prompt. Repeat the parameter or separate values with commas.
@@ -1856,10 +1856,10 @@ type CountParams struct {
 	// NegateIcpText Description to push results away from, 3-4000 chars; needs domain, icp_text or icp_prompt.
 	NegateIcpText *string `form:"negate_icp_text,omitempty" json:"negate_icp_text,omitempty"`
 
-	// PhraseMatch Exact fragments of site text or description (any of them), max 20, each >= 3 chars. Repeat the parameter; commas are part of a phrase.
+	// PhraseMatch Exact fragments of site text or description (any of them), max 20, each >= 3 chars; commas are part of a phrase. Repeat the parameter for several values.
 	PhraseMatch *[]string `form:"phrase_match,omitempty" json:"phrase_match,omitempty"`
 
-	// NegatePhraseMatch Fragments none of the results may contain; same limits.
+	// NegatePhraseMatch Fragments none of the results may contain; same limits. Repeat the parameter for several values.
 	NegatePhraseMatch *[]string `form:"negate_phrase_match,omitempty" json:"negate_phrase_match,omitempty"`
 
 	// Country ISO-3166-1 alpha-2 codes, country names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). Repeat the parameter or separate values with commas.
@@ -1868,10 +1868,10 @@ type CountParams struct {
 	// NegateCountry Countries or regions to exclude. Repeat the parameter or separate values with commas.
 	NegateCountry *[]string `form:"negate_country,omitempty" json:"negate_country,omitempty"`
 
-	// State ISO 3166-2 codes or names, max 100; only with a single country (full codes such as US-CA imply it). A value that is not one subdivision is split on commas.
+	// State ISO 3166-2 codes or names, max 100; only with a single country (full codes such as US-CA imply it). A value that is not one subdivision is split on commas. Repeat the parameter for several values.
 	State *[]string `form:"state,omitempty" json:"state,omitempty"`
 
-	// NegateState Subdivisions to exclude; same rules as state.
+	// NegateState Subdivisions to exclude; same rules as state. Repeat the parameter for several values.
 	NegateState *[]string `form:"negate_state,omitempty" json:"negate_state,omitempty"`
 
 	// MinDigitalFootprint Lowest digital-footprint score; must not exceed max_digital_footprint. With start_date, capped at the score the top 1% of companies of that age reach.
@@ -1937,7 +1937,7 @@ type CountParams struct {
 	// ExclusionQueryId Exclude the domains of saved queries (404 for an unknown id). Repeat the parameter or separate values with commas.
 	ExclusionQueryId *[]string `form:"exclusion_query_id,omitempty" json:"exclusion_query_id,omitempty"`
 
-	// ExcludeDomain Domains to leave out of the results, max 100 (repeated or comma-separated); does not change lookalike matching. Repeat the parameter or separate values with commas.
+	// ExcludeDomain Domains to leave out of the results, max 100; does not change lookalike matching. Repeat the parameter or separate values with commas.
 	ExcludeDomain *[]string `form:"exclude_domain,omitempty" json:"exclude_domain,omitempty"`
 
 	// MaxRecords Results per page.
@@ -1976,7 +1976,7 @@ type DiscoverParams struct {
 	// IcpPrompt Natural-language request (max 4000 chars). Filters, an ICP text and lookalike examples are extracted from it; explicit parameters win over extracted ones. Overrides auto_icp_text and auto_phrase_match.
 	IcpPrompt *string `form:"icp_prompt,omitempty" json:"icp_prompt,omitempty"`
 
-	// Domain Lookalike example domains, max 10 (repeated or comma-separated). Repeat the parameter or separate values with commas.
+	// Domain Lookalike example domains, max 10. Repeat the parameter or separate values with commas.
 	Domain *[]string `form:"domain,omitempty" json:"domain,omitempty"`
 
 	// NegateDomain Domains to push results away from, max 10; needs domain, icp_text or icp_prompt. Repeat the parameter or separate values with commas.
@@ -1988,10 +1988,10 @@ type DiscoverParams struct {
 	// NegateIcpText Description to push results away from, 3-4000 chars; needs domain, icp_text or icp_prompt.
 	NegateIcpText *string `form:"negate_icp_text,omitempty" json:"negate_icp_text,omitempty"`
 
-	// PhraseMatch Exact fragments of site text or description (any of them), max 20, each >= 3 chars. Repeat the parameter; commas are part of a phrase.
+	// PhraseMatch Exact fragments of site text or description (any of them), max 20, each >= 3 chars; commas are part of a phrase. Repeat the parameter for several values.
 	PhraseMatch *[]string `form:"phrase_match,omitempty" json:"phrase_match,omitempty"`
 
-	// NegatePhraseMatch Fragments none of the results may contain; same limits.
+	// NegatePhraseMatch Fragments none of the results may contain; same limits. Repeat the parameter for several values.
 	NegatePhraseMatch *[]string `form:"negate_phrase_match,omitempty" json:"negate_phrase_match,omitempty"`
 
 	// Country ISO-3166-1 alpha-2 codes, country names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). Repeat the parameter or separate values with commas.
@@ -2000,10 +2000,10 @@ type DiscoverParams struct {
 	// NegateCountry Countries or regions to exclude. Repeat the parameter or separate values with commas.
 	NegateCountry *[]string `form:"negate_country,omitempty" json:"negate_country,omitempty"`
 
-	// State ISO 3166-2 codes or names, max 100; only with a single country (full codes such as US-CA imply it). A value that is not one subdivision is split on commas.
+	// State ISO 3166-2 codes or names, max 100; only with a single country (full codes such as US-CA imply it). A value that is not one subdivision is split on commas. Repeat the parameter for several values.
 	State *[]string `form:"state,omitempty" json:"state,omitempty"`
 
-	// NegateState Subdivisions to exclude; same rules as state.
+	// NegateState Subdivisions to exclude; same rules as state. Repeat the parameter for several values.
 	NegateState *[]string `form:"negate_state,omitempty" json:"negate_state,omitempty"`
 
 	// MinDigitalFootprint Lowest digital-footprint score; must not exceed max_digital_footprint. With start_date, capped at the score the top 1% of companies of that age reach.
@@ -2069,7 +2069,7 @@ type DiscoverParams struct {
 	// ExclusionQueryId Exclude the domains of saved queries (404 for an unknown id). Repeat the parameter or separate values with commas.
 	ExclusionQueryId *[]string `form:"exclusion_query_id,omitempty" json:"exclusion_query_id,omitempty"`
 
-	// ExcludeDomain Domains to leave out of the results, max 100 (repeated or comma-separated); does not change lookalike matching. Repeat the parameter or separate values with commas.
+	// ExcludeDomain Domains to leave out of the results, max 100; does not change lookalike matching. Repeat the parameter or separate values with commas.
 	ExcludeDomain *[]string `form:"exclude_domain,omitempty" json:"exclude_domain,omitempty"`
 
 	// MaxRecords Results per page.
