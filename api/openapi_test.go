@@ -225,6 +225,29 @@ func TestOpenAPIDeclaresEveryRoute(t *testing.T) {
 	if served != declared || served < 15 {
 		t.Errorf("%d routes served, %d operations declared", served, declared)
 	}
+
+	// Task status operations declare their results' type (taskResults).
+	for path, ops := range doc.Paths {
+		if !strings.Contains(path, "/status/{task_id}") {
+			continue
+		}
+		var op struct {
+			OperationID string `json:"operationId"`
+			Responses   map[string]struct {
+				Content map[string]struct {
+					Schema struct {
+						Ref string `json:"$ref"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		}
+		if err := json.Unmarshal(ops["get"], &op); err != nil {
+			t.Fatal(err)
+		}
+		if ref := op.Responses["200"].Content["application/json"].Schema.Ref; ref == "" || strings.HasSuffix(ref, "/TaskStatusBody") {
+			t.Errorf("%s (%s): results untyped (%q); add the operation to taskResults", path, op.OperationID, ref)
+		}
+	}
 }
 
 // TestOpenAPIDeclaresEveryParameter: the operations parsed from a

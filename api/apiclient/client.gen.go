@@ -18,6 +18,33 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BulkmatchStatusBodyStatus.
+const (
+	BulkmatchStatusBodyStatusCancelled  BulkmatchStatusBodyStatus = "cancelled"
+	BulkmatchStatusBodyStatusCancelling BulkmatchStatusBodyStatus = "cancelling"
+	BulkmatchStatusBodyStatusCompleted  BulkmatchStatusBodyStatus = "completed"
+	BulkmatchStatusBodyStatusFailed     BulkmatchStatusBodyStatus = "failed"
+	BulkmatchStatusBodyStatusInProgress BulkmatchStatusBodyStatus = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the BulkmatchStatusBodyStatus enum.
+func (e BulkmatchStatusBodyStatus) Valid() bool {
+	switch e {
+	case BulkmatchStatusBodyStatusCancelled:
+		return true
+	case BulkmatchStatusBodyStatusCancelling:
+		return true
+	case BulkmatchStatusBodyStatusCompleted:
+		return true
+	case BulkmatchStatusBodyStatusFailed:
+		return true
+	case BulkmatchStatusBodyStatusInProgress:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BusinessModel.
 const (
 	B2B BusinessModel = "B2B"
@@ -237,6 +264,60 @@ func (e ComponentHealthStatus) Valid() bool {
 	case ComponentHealthStatusError:
 		return true
 	case ComponentHealthStatusOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContactMatchStatusBodyStatus.
+const (
+	ContactMatchStatusBodyStatusCancelled  ContactMatchStatusBodyStatus = "cancelled"
+	ContactMatchStatusBodyStatusCancelling ContactMatchStatusBodyStatus = "cancelling"
+	ContactMatchStatusBodyStatusCompleted  ContactMatchStatusBodyStatus = "completed"
+	ContactMatchStatusBodyStatusFailed     ContactMatchStatusBodyStatus = "failed"
+	ContactMatchStatusBodyStatusInProgress ContactMatchStatusBodyStatus = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the ContactMatchStatusBodyStatus enum.
+func (e ContactMatchStatusBodyStatus) Valid() bool {
+	switch e {
+	case ContactMatchStatusBodyStatusCancelled:
+		return true
+	case ContactMatchStatusBodyStatusCancelling:
+		return true
+	case ContactMatchStatusBodyStatusCompleted:
+		return true
+	case ContactMatchStatusBodyStatusFailed:
+		return true
+	case ContactMatchStatusBodyStatusInProgress:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContactMatchStatusbulkBodyStatus.
+const (
+	ContactMatchStatusbulkBodyStatusCancelled  ContactMatchStatusbulkBodyStatus = "cancelled"
+	ContactMatchStatusbulkBodyStatusCancelling ContactMatchStatusbulkBodyStatus = "cancelling"
+	ContactMatchStatusbulkBodyStatusCompleted  ContactMatchStatusbulkBodyStatus = "completed"
+	ContactMatchStatusbulkBodyStatusFailed     ContactMatchStatusbulkBodyStatus = "failed"
+	ContactMatchStatusbulkBodyStatusInProgress ContactMatchStatusbulkBodyStatus = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the ContactMatchStatusbulkBodyStatus enum.
+func (e ContactMatchStatusbulkBodyStatus) Valid() bool {
+	switch e {
+	case ContactMatchStatusbulkBodyStatusCancelled:
+		return true
+	case ContactMatchStatusbulkBodyStatusCancelling:
+		return true
+	case ContactMatchStatusbulkBodyStatusCompleted:
+		return true
+	case ContactMatchStatusbulkBodyStatusFailed:
+		return true
+	case ContactMatchStatusbulkBodyStatusInProgress:
 		return true
 	default:
 		return false
@@ -585,6 +666,72 @@ func (e ProfileEmployees) Valid() bool {
 	}
 }
 
+// Defines values for SegmentStatusBodyStatus.
+const (
+	SegmentStatusBodyStatusCancelled  SegmentStatusBodyStatus = "cancelled"
+	SegmentStatusBodyStatusCancelling SegmentStatusBodyStatus = "cancelling"
+	SegmentStatusBodyStatusCompleted  SegmentStatusBodyStatus = "completed"
+	SegmentStatusBodyStatusFailed     SegmentStatusBodyStatus = "failed"
+	SegmentStatusBodyStatusInProgress SegmentStatusBodyStatus = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the SegmentStatusBodyStatus enum.
+func (e SegmentStatusBodyStatus) Valid() bool {
+	switch e {
+	case SegmentStatusBodyStatusCancelled:
+		return true
+	case SegmentStatusBodyStatusCancelling:
+		return true
+	case SegmentStatusBodyStatusCompleted:
+		return true
+	case SegmentStatusBodyStatusFailed:
+		return true
+	case SegmentStatusBodyStatusInProgress:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SegmentedCompanyEmployees.
+const (
+	SegmentedCompanyEmployeesEmpty      SegmentedCompanyEmployees = ""
+	SegmentedCompanyEmployeesN10001     SegmentedCompanyEmployees = "10001+"
+	SegmentedCompanyEmployeesN10015000  SegmentedCompanyEmployees = "1001-5000"
+	SegmentedCompanyEmployeesN110       SegmentedCompanyEmployees = "1-10"
+	SegmentedCompanyEmployeesN1150      SegmentedCompanyEmployees = "11-50"
+	SegmentedCompanyEmployeesN201500    SegmentedCompanyEmployees = "201-500"
+	SegmentedCompanyEmployeesN500110000 SegmentedCompanyEmployees = "5001-10000"
+	SegmentedCompanyEmployeesN5011000   SegmentedCompanyEmployees = "501-1000"
+	SegmentedCompanyEmployeesN51200     SegmentedCompanyEmployees = "51-200"
+)
+
+// Valid indicates whether the value is a known member of the SegmentedCompanyEmployees enum.
+func (e SegmentedCompanyEmployees) Valid() bool {
+	switch e {
+	case SegmentedCompanyEmployeesEmpty:
+		return true
+	case SegmentedCompanyEmployeesN10001:
+		return true
+	case SegmentedCompanyEmployeesN10015000:
+		return true
+	case SegmentedCompanyEmployeesN110:
+		return true
+	case SegmentedCompanyEmployeesN1150:
+		return true
+	case SegmentedCompanyEmployeesN201500:
+		return true
+	case SegmentedCompanyEmployeesN500110000:
+		return true
+	case SegmentedCompanyEmployeesN5011000:
+		return true
+	case SegmentedCompanyEmployeesN51200:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Seniority.
 const (
 	SeniorityDirector   Seniority = "director"
@@ -696,33 +843,6 @@ func (e Social) Valid() bool {
 	}
 }
 
-// Defines values for TaskStatusBodyStatus.
-const (
-	Cancelled  TaskStatusBodyStatus = "cancelled"
-	Cancelling TaskStatusBodyStatus = "cancelling"
-	Completed  TaskStatusBodyStatus = "completed"
-	Failed     TaskStatusBodyStatus = "failed"
-	InProgress TaskStatusBodyStatus = "in_progress"
-)
-
-// Valid indicates whether the value is a known member of the TaskStatusBodyStatus enum.
-func (e TaskStatusBodyStatus) Valid() bool {
-	switch e {
-	case Cancelled:
-		return true
-	case Cancelling:
-		return true
-	case Completed:
-		return true
-	case Failed:
-		return true
-	case InProgress:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for UsageBodyPlan.
 const (
 	None    UsageBodyPlan = "none"
@@ -782,6 +902,22 @@ type Address struct {
 	Street  *string `json:"street,omitempty"`
 	Zip     *string `json:"zip,omitempty"`
 }
+
+// BulkmatchStatusBody defines model for BulkmatchStatusBody.
+type BulkmatchStatusBody struct {
+	Error *string `json:"error,omitempty"`
+
+	// Progress 0-100
+	Progress int64 `json:"progress"`
+
+	// Results One row per input row: `input:<column>` keys, the matched profile's fields, `match_confidence` and `match_error`; present when the task completed
+	Results *[]map[string]interface{} `json:"results,omitempty"`
+	Status  BulkmatchStatusBodyStatus `json:"status"`
+	TaskId  string                    `json:"task_id"`
+}
+
+// BulkmatchStatusBodyStatus defines model for BulkmatchStatusBody.Status.
+type BulkmatchStatusBodyStatus string
 
 // BusinessModel defines model for BusinessModel.
 type BusinessModel string
@@ -1186,6 +1322,44 @@ type ContactMatchQuery struct {
 	PersonCountry *string `json:"person_country,omitempty"`
 }
 
+// ContactMatchResult defines model for ContactMatchResult.
+type ContactMatchResult struct {
+	Matches *[]map[string]interface{} `json:"matches"`
+	Query   ContactMatchQuery         `json:"query"`
+}
+
+// ContactMatchStatusBody defines model for ContactMatchStatusBody.
+type ContactMatchStatusBody struct {
+	Error *string `json:"error,omitempty"`
+
+	// Progress 0-100
+	Progress int64 `json:"progress"`
+
+	// Results One entry per query, in order; present when the task completed
+	Results *[]ContactMatchResult        `json:"results,omitempty"`
+	Status  ContactMatchStatusBodyStatus `json:"status"`
+	TaskId  string                       `json:"task_id"`
+}
+
+// ContactMatchStatusBodyStatus defines model for ContactMatchStatusBody.Status.
+type ContactMatchStatusBodyStatus string
+
+// ContactMatchStatusbulkBody defines model for ContactMatchStatusbulkBody.
+type ContactMatchStatusbulkBody struct {
+	Error *string `json:"error,omitempty"`
+
+	// Progress 0-100
+	Progress int64 `json:"progress"`
+
+	// Results One entry per query, in order; present when the task completed
+	Results *[]ContactMatchResult            `json:"results,omitempty"`
+	Status  ContactMatchStatusbulkBodyStatus `json:"status"`
+	TaskId  string                           `json:"task_id"`
+}
+
+// ContactMatchStatusbulkBodyStatus defines model for ContactMatchStatusbulkBody.Status.
+type ContactMatchStatusbulkBodyStatus string
+
 // ContactOut defines model for ContactOut.
 type ContactOut struct {
 	CompanyName    string    `json:"company_name"`
@@ -1403,6 +1577,66 @@ type Profile struct {
 // ProfileEmployees defines model for Profile.Employees.
 type ProfileEmployees string
 
+// SegmentStatusBody defines model for SegmentStatusBody.
+type SegmentStatusBody struct {
+	Error *string `json:"error,omitempty"`
+
+	// Progress 0-100
+	Progress int64 `json:"progress"`
+
+	// Results Company profiles with segment fields; present when the task completed
+	Results *[]SegmentedCompany     `json:"results,omitempty"`
+	Status  SegmentStatusBodyStatus `json:"status"`
+	TaskId  string                  `json:"task_id"`
+}
+
+// SegmentStatusBodyStatus defines model for SegmentStatusBody.Status.
+type SegmentStatusBodyStatus string
+
+// SegmentedCompany defines model for SegmentedCompany.
+type SegmentedCompany struct {
+	Address        Address   `json:"address"`
+	BusinessModels *[]string `json:"business_models"`
+	Description    string    `json:"description"`
+
+	// Domain Normalized root domain; unique identifier
+	Domain    string                    `json:"domain"`
+	Employees SegmentedCompanyEmployees `json:"employees"`
+
+	// EndDate Last certificate date when closed; null when active
+	EndDate *string `json:"end_date"`
+
+	// IndustryGroups Top 2 industry labels -> score
+	IndustryGroups map[string]float64 `json:"industry_groups"`
+	Keywords       map[string]float64 `json:"keywords"`
+	Languages      *[]string          `json:"languages"`
+	MxProvider     string             `json:"mx_provider"`
+	Name           string             `json:"name"`
+	Phones         *[]string          `json:"phones"`
+	Probability    float64            `json:"probability"`
+	PublicEmails   *[]string          `json:"public_emails"`
+	RedirectDomain *string            `json:"redirect_domain"`
+
+	// RevenueRange Revenue bucket; null when unknown
+	RevenueRange *string `json:"revenue_range"`
+
+	// Score Digital footprint score, 1-800
+	Score              int64  `json:"score"`
+	SegmentDescription string `json:"segment_description"`
+
+	// SegmentId -1 means unclustered
+	SegmentId  int64     `json:"segment_id"`
+	SocialUrls *[]string `json:"social_urls"`
+
+	// StartDate Estimated company start (YYYY-MM-DD)
+	StartDate  *string `json:"start_date"`
+	Status     Status  `json:"status"`
+	UpdateDate *string `json:"update_date"`
+}
+
+// SegmentedCompanyEmployees defines model for SegmentedCompany.Employees.
+type SegmentedCompanyEmployees string
+
 // Seniority defines model for Seniority.
 type Seniority string
 
@@ -1443,20 +1677,6 @@ type TaskAccepted struct {
 	Status string `json:"status"`
 	TaskId string `json:"task_id"`
 }
-
-// TaskStatusBody defines model for TaskStatusBody.
-type TaskStatusBody struct {
-	Error *string `json:"error,omitempty"`
-
-	// Progress 0-100
-	Progress int64                `json:"progress"`
-	Results  interface{}          `json:"results,omitempty"`
-	Status   TaskStatusBodyStatus `json:"status"`
-	TaskId   string               `json:"task_id"`
-}
-
-// TaskStatusBodyStatus defines model for TaskStatusBody.Status.
-type TaskStatusBodyStatus string
 
 // UsageBody defines model for UsageBody.
 type UsageBody struct {
@@ -7394,7 +7614,7 @@ type ContactMatchStatusbulkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *TaskStatusBody
+	JSON200 *ContactMatchStatusbulkBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *ErrorModel
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -7406,7 +7626,7 @@ type ContactMatchStatusbulkResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ContactMatchStatusbulkResponse) GetJSON200() *TaskStatusBody {
+func (r ContactMatchStatusbulkResponse) GetJSON200() *ContactMatchStatusbulkBody {
 	return r.JSON200
 }
 
@@ -7546,7 +7766,7 @@ type BulkmatchStatusResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *TaskStatusBody
+	JSON200 *BulkmatchStatusBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *ErrorModel
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -7558,7 +7778,7 @@ type BulkmatchStatusResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r BulkmatchStatusResponse) GetJSON200() *TaskStatusBody {
+func (r BulkmatchStatusResponse) GetJSON200() *BulkmatchStatusBody {
 	return r.JSON200
 }
 
@@ -7615,7 +7835,7 @@ type ContactMatchStatusResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *TaskStatusBody
+	JSON200 *ContactMatchStatusBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *ErrorModel
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -7627,7 +7847,7 @@ type ContactMatchStatusResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ContactMatchStatusResponse) GetJSON200() *TaskStatusBody {
+func (r ContactMatchStatusResponse) GetJSON200() *ContactMatchStatusBody {
 	return r.JSON200
 }
 
@@ -8679,7 +8899,7 @@ type SegmentStatusResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *TaskStatusBody
+	JSON200 *SegmentStatusBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *ErrorModel
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -8691,7 +8911,7 @@ type SegmentStatusResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SegmentStatusResponse) GetJSON200() *TaskStatusBody {
+func (r SegmentStatusResponse) GetJSON200() *SegmentStatusBody {
 	return r.JSON200
 }
 
@@ -9365,7 +9585,7 @@ func ParseContactMatchStatusbulkResponse(rsp *http.Response) (*ContactMatchStatu
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest TaskStatusBody
+		var dest ContactMatchStatusbulkBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -9487,7 +9707,7 @@ func ParseBulkmatchStatusResponse(rsp *http.Response) (*BulkmatchStatusResponse,
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest TaskStatusBody
+		var dest BulkmatchStatusBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -9541,7 +9761,7 @@ func ParseContactMatchStatusResponse(rsp *http.Response) (*ContactMatchStatusRes
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest TaskStatusBody
+		var dest ContactMatchStatusBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -10488,7 +10708,7 @@ func ParseSegmentStatusResponse(rsp *http.Response) (*SegmentStatusResponse, err
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest TaskStatusBody
+		var dest SegmentStatusBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
