@@ -112,6 +112,7 @@ func TestParseContactQuery(t *testing.T) {
 func FuzzParseContactBody(f *testing.F) {
 	f.Add([]byte(`{"persona_id":[1],"title":["+\"vp sales\"","cto"],"department":"Finance","max_companies":5}`))
 	f.Add([]byte(`{"person_country":"EU","person_state":"x","jobstart_date":"2020-01-01,"}`))
+	f.Add([]byte(`{"icp_prompt":123,"persona_id":["4",1e3],"has_email":"true","skills":[["go"]],"x":null}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := ParseContactBody(b)
 		if err != nil {
