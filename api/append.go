@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,7 +24,7 @@ type appendInput struct {
 	DomainColumn string   `query:"domain_column" doc:"Column holding the domains; detected by header name and values when omitted"`
 	QueryID      []string `query:"query_id,explode" doc:"Saved query ids whose domains are appended too"`
 	CSV          string   `query:"csv" doc:"true returns CSV instead of JSON"`
-	RawBody      multipart.Form
+	RawBody      huma.MultipartFormFiles[AppendForm]
 }
 
 type appendOutput struct {
@@ -62,7 +61,7 @@ func (s *Server) registerAppend() {
 		if err != nil {
 			return nil, err
 		}
-		form := &in.RawBody
+		form := in.RawBody.Form
 		sets, err := datasets.Parse(append(in.Dataset, form.Value["dataset"]...))
 		if err != nil {
 			return nil, huma.Error422UnprocessableEntity(err.Error())

@@ -27,7 +27,7 @@ type bulkMatchInput struct {
 	ZipCodeColumn      string `query:"zip_code_column"`
 	PhoneColumn        string `query:"phone_column"`
 	MinMatchConfidence string `query:"min_match_confidence" doc:"50-100, default 50"`
-	RawBody            multipart.Form
+	RawBody            huma.MultipartFormFiles[BulkMatchForm]
 }
 
 func (in *bulkMatchInput) query() map[string]string {
@@ -57,7 +57,7 @@ func (s *Server) registerBulkMatch() {
 		if err != nil {
 			return nil, err
 		}
-		task, err := parseBulkMatch(&in.RawBody, in.query())
+		task, err := parseBulkMatch(in.RawBody.Form, in.query())
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -39,7 +40,7 @@ type ContactGroupOut struct {
 	Domain                 string             `json:"domain"`
 	Name                   string             `json:"name"`
 	Employees              string             `json:"employees"`
-	RevenueRange           string             `json:"revenue_range"`
+	RevenueRange           *string            `json:"revenue_range" doc:"Revenue bucket; null when unknown"`
 	IndustryGroups         map[string]float64 `json:"industry_groups"`
 	Address                GroupAddress       `json:"address"`
 	EmailPattern           string             `json:"email_pattern" doc:"Address template inferred from the company's known addresses; empty when none is known"`
@@ -87,8 +88,26 @@ type ContactResultsBody struct {
 	Notes         []string `json:"notes,omitempty" doc:"What the service did with the request that it could not say otherwise (ignored deprecated parameters, prompt company search)"`
 }
 
+// contactDiscoverInput takes the body as raw JSON: the document declares
+// it from query.ContactTable (contactDiscoverSchema), and
+// query.ParseContactBody validates it against the same table, so Huma's
+// own body validation is skipped (one set of messages).
 type contactDiscoverInput struct {
-	RawBody []byte
+	Body json.RawMessage
+}
+
+// Resolve answers a body that is not JSON at all with 400, as Huma does
+// for the bodies it validates itself (docs/decisions.md, "Input errors"):
+// with validation skipped Huma would report it as a 422.
+func (in *contactDiscoverInput) Resolve(ctx huma.Context) []error {
+	if in.Body != nil {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(ctx.BodyReader(), 1<<20))
+	if b = bytes.TrimSpace(b); len(b) > 0 && !json.Valid(b) {
+		return []error{huma.Error400BadRequest("body: not valid JSON")}
+	}
+	return nil
 }
 
 type contactDiscoverOutput struct {
@@ -104,7 +123,7 @@ type contactListOutput struct {
 }
 
 type contactLookupInput struct {
-	PersonaID string `query:"persona_id" doc:"Contact id (integer)"`
+	PersonaID int64  `query:"persona_id" minimum:"1" doc:"Contact id (positive integer)"`
 	LinkedIn  string `query:"linkedin" maxLength:"300" doc:"LinkedIn profile URL or bare handle"`
 	Email     string `query:"email" maxLength:"254" doc:"Email address (exact, case-insensitive)"`
 }
@@ -129,30 +148,30 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 	errs := []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden,
 		http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	huma.Register(s.api, huma.Operation{
-		OperationID: "contacts-discover",
-		Method:      http.MethodPost,
-		Path:        "/v1/contacts/discover",
-		Summary:     "Discover contacts",
-		Description: "Searches contacts by similarity (persona_id, icp_text, icp_prompt), by domain, or by filters only, and returns them grouped by employer with the employer's email pattern. JSON body with the parameters of the spec; arrays may also be single values. Unknown parameters are rejected.",
-		Tags:        []string{"Contacts"},
-		Security:    authRequired,
-		Errors:      errs,
-		RequestBody: &huma.RequestBody{Description: "Contact discovery parameters (see the spec's tables)", Content: map[string]*huma.MediaType{
-			"application/json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}}}},
-
+		OperationID:      "contacts-discover",
+		Method:           http.MethodPost,
+		Path:             "/v1/contacts/discover",
+		Summary:          "Discover contacts",
+		Description:      "Searches contacts by similarity (persona_id, icp_text, icp_prompt), by domain, or by filters only, and returns them grouped by employer with the employer's email pattern. JSON body with the parameters of the spec; arrays may also be single values. Unknown parameters are rejected.",
+		Tags:             []string{"Contacts"},
+		Security:         authRequired,
+		Errors:           errs,
+		SkipValidateBody: true,
+		RequestBody: &huma.RequestBody{Required: false, Content: map[string]*huma.MediaType{
+			"application/json": {Schema: s.contactDiscoverSchema()}}},
 		MaxBodyBytes: jsonBodyLimit,
 	}, func(ctx context.Context, in *contactDiscoverInput) (*contactDiscoverOutput, error) {
 		p, err := s.paid(ctx, store.PlanStarter)
 		if err != nil {
 			return nil, err
 		}
-		d, err := query.ParseContactBody(in.RawBody)
+		d, err := query.ParseContactBody(in.Body)
 		if err != nil {
-			return nil, queryError(err)
+			return nil, queryError(err, "body")
 		}
 		res, err := svc.Discover(ctx, d)
 		if err != nil {
-			return nil, s.serviceError(ctx, "contacts discover", err)
+			return nil, s.serviceErrorAt(ctx, "contacts discover", err, "body")
 		}
 		groups, billed, left, err := s.billGroups(ctx, p, "contacts_discover", res.Groups)
 		if err != nil {
@@ -167,9 +186,10 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		Method:      http.MethodGet,
 		Path:        "/v1/contacts",
 		Summary:     "Search contacts (legacy)",
-		Description: "The contact discovery vocabulary as query parameters (repeat a parameter for several values; max_records or max_companies, not both). Returns a flat array of contacts. POST /v1/contacts/discover is primary.",
+		Description: "The contact discovery vocabulary as query parameters (repeat a parameter for several values; max_records or max_companies, not both). Returns a flat array of contacts. POST /v1/contacts/discover is primary. Unknown parameters are rejected.",
 		Tags:        []string{"Contacts"},
 		Security:    authRequired,
+		Parameters:  s.queryParams(query.ContactTable),
 		Errors:      errs,
 	}, func(ctx context.Context, in *rawQuery) (*contactListOutput, error) {
 		p, err := s.paid(ctx, store.PlanStarter)
@@ -178,7 +198,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		}
 		d, err := query.ParseContactQuery(in.values)
 		if err != nil {
-			return nil, queryError(err)
+			return nil, queryError(err, "query")
 		}
 		res, err := svc.Discover(ctx, d)
 		if err != nil {
@@ -200,9 +220,10 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		Method:      http.MethodGet,
 		Path:        "/v1/contacts/count",
 		Summary:     "Count contacts",
-		Description: "The contact discovery filters as query parameters; returns how many contacts match.",
+		Description: "The contact discovery filters as query parameters; returns how many contacts match. Unknown parameters are rejected.",
 		Tags:        []string{"Contacts"},
 		Security:    authRequired,
+		Parameters:  s.queryParams(query.ContactTable),
 		Errors:      errs,
 	}, func(ctx context.Context, in *rawQuery) (*countOutput, error) {
 		if _, err := s.paid(ctx, store.PlanStarter); err != nil {
@@ -210,7 +231,7 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		}
 		d, err := query.ParseContactQuery(in.values)
 		if err != nil {
-			return nil, queryError(err)
+			return nil, queryError(err, "query")
 		}
 		n, err := svc.Count(ctx, d)
 		if err != nil {
@@ -234,8 +255,8 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 			return nil, err
 		}
 		given := 0
-		for _, v := range []string{in.PersonaID, in.LinkedIn, in.Email} {
-			if strings.TrimSpace(v) != "" {
+		for _, v := range []string{strconv.FormatInt(in.PersonaID, 10), in.LinkedIn, in.Email} {
+			if v = strings.TrimSpace(v); v != "" && v != "0" {
 				given++
 			}
 		}
@@ -245,11 +266,8 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 		var id int64
 		var handle, email string
 		switch {
-		case in.PersonaID != "":
-			id, err = strconv.ParseInt(strings.TrimSpace(in.PersonaID), 10, 64)
-			if err != nil || id <= 0 {
-				return nil, huma.Error400BadRequest("persona_id: must be a positive integer")
-			}
+		case in.PersonaID != 0:
+			id = in.PersonaID // Huma refused non-integers and ids below 1 with 422
 		case in.LinkedIn != "":
 			handle = strings.TrimSpace(in.LinkedIn)
 			if i := strings.Index(strings.ToLower(handle), "linkedin.com/in/"); i >= 0 {
@@ -285,6 +303,16 @@ func (s *Server) registerContacts(svc *query.ContactService) {
 	})
 }
 
+// contactDiscoverSchema registers the body of POST /v1/contacts/discover,
+// declared by query.ContactTable, as a named schema so generated clients
+// get a type for it.
+func (s *Server) contactDiscoverSchema() *huma.Schema {
+	const name = "ContactDiscoverRequest"
+	schemas := s.api.OpenAPI().Components.Schemas.Map()
+	schemas[name] = s.bodySchema(query.ContactTable, "Contact discovery parameters. An array parameter also takes a single item; a value of another JSON type is refused with 422, as is an unknown property.")
+	return &huma.Schema{Ref: "#/components/schemas/" + name}
+}
+
 // billGroups bills net-new firmographic domains and net-new contacts from
 // one pool, in rank order, and keeps what the credits cover.
 func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint string, groups []query.ContactGroup) (Groups, int, int, error) {
@@ -314,7 +342,7 @@ func (s *Server) billGroups(ctx context.Context, p store.Principal, endpoint str
 	for _, g := range groups {
 		companyCovered := r.Mask[k]
 		k++
-		og := ContactGroupOut{Domain: g.Domain, Name: g.Name, Employees: g.Employees, RevenueRange: g.RevenueRange,
+		og := ContactGroupOut{Domain: g.Domain, Name: g.Name, Employees: g.Employees, RevenueRange: optional(g.RevenueRange),
 			IndustryGroups: nonNilMap(g.IndustryGroups), Address: GroupAddress{Country: g.Country, State: g.State},
 			EmailPattern: g.EmailPattern, EmailPatternConfidence: g.EmailPatternConfidence, EmailPatternGuess: g.EmailPatternGuess,
 			Contacts: []ContactOut{}}

@@ -104,11 +104,18 @@ func TestContactsDiscover(t *testing.T) {
 		detail string
 	}{
 		{`{"department": "sales"}`, 422, "canonical departments"},
-		{`{"persona_id": "x"}`, 400, "positive integer"},
+		// Wrong JSON types are refused with 422 naming the body field
+		// (docs/decisions.md, "Input errors").
+		{`{"persona_id": "x"}`, 422, "body.persona_id: must be an integer"},
+		{`{"icp_prompt": 123}`, 422, "body.icp_prompt: must be a string"},
+		{`{"has_email": "true"}`, 422, "body.has_email: must be a boolean"},
+		{`{"department": "sales", "max_records": 5}`, 422, "body.max_records: must be between 20"},
+		{`{"icp_text": "x"`, 400, "body"},
+		{`[1]`, 400, "body: must be a JSON object"},
 		{`{"persona_id": 999}`, 404, "no contact with these ids"},
 		{`{"max_records": 50, "max_companies": 5}`, 422, "not both"},
 		{`{"icp_text": "security leaders"}`, 503, "embedder"},
-		{`{"bogus": 1}`, 422, "unknown parameter"},
+		{`{"bogus": 1}`, 422, "body.bogus: unknown parameter"},
 	} {
 		var e map[string]any
 		res := f.postJSON(t, "/v1/contacts/discover", tc.body, &e)
@@ -135,7 +142,7 @@ func TestContactsLookupCountLegacy(t *testing.T) {
 		q      string
 		status int
 	}{
-		{"email=nobody@acme.com", 404}, {"persona_id=abc", 400}, {"persona_id=1&email=a@b.c", 422}, {"", 422},
+		{"email=nobody@acme.com", 404}, {"persona_id=abc", 422}, {"persona_id=0", 422}, {"persona_id=1&email=a@b.c", 422}, {"", 422},
 		{"linkedin=https://example.com/x", 422}, {"linkedin=a", 422}, {"email=not-an-email", 422},
 	} {
 		if res := f.getJSON(t, "/v1/contacts/lookup?"+tc.q, nil); res.StatusCode != tc.status {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -23,23 +22,6 @@ type DiscoveredCompany struct {
 	Vendors      []string `json:"vendors,omitempty" doc:"Technology vendor domains; present when tech_stack is used"`
 	SiteText     *string  `json:"site_text,omitempty" doc:"Text retrieved from the company's pages; present when retrieval=true"`
 	MatchReasons []string `json:"match_reasons,omitempty" doc:"What the result shares with the search (keywords, industries); present when enhanced=true"`
-}
-
-// rawQuery captures the whole query string: discovery parses and validates
-// its parameters in query/ (repeated arrays, unknown names rejected), which
-// Huma's per-field binding cannot express.
-type rawQuery struct {
-	values url.Values
-}
-
-func (r *rawQuery) Resolve(ctx huma.Context) []error {
-	u := ctx.URL()
-	v, err := url.ParseQuery(u.RawQuery)
-	if err != nil {
-		return []error{&huma.ErrorDetail{Location: "query", Message: "malformed query string: " + err.Error()}}
-	}
-	r.values = v
-	return nil
 }
 
 type discoverOutput struct {
@@ -61,7 +43,7 @@ type countOutput struct {
 }
 
 func (s *Server) registerDiscover() {
-	params := discoverParamDocs()
+	params := s.queryParams(query.DiscoverTable)
 	errs := []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusNotFound,
 		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	huma.Register(s.api, huma.Operation{
@@ -81,7 +63,7 @@ func (s *Server) registerDiscover() {
 		}
 		d, err := query.ParseDiscover(in.values)
 		if err != nil {
-			return nil, queryError(err)
+			return nil, queryError(err, "query")
 		}
 		res, err := s.companies.Discover(ctx, d)
 		if err != nil {
@@ -126,7 +108,7 @@ func (s *Server) registerDiscover() {
 		}
 		d, err := query.ParseDiscover(in.values)
 		if err != nil {
-			return nil, queryError(err)
+			return nil, queryError(err, "query")
 		}
 		n, applied, err := s.companies.Count(ctx, d)
 		if err != nil {
@@ -136,34 +118,18 @@ func (s *Server) registerDiscover() {
 	})
 }
 
-// queryError turns a query.Error into a problem document whose detail
-// names every parameter and rule.
-func queryError(err error) error {
-	var qe *query.Error
-	if !errors.As(err, &qe) {
-		return huma.Error422UnprocessableEntity(err.Error())
-	}
-	details := make([]error, len(qe.Params))
-	for i, p := range qe.Params {
-		d := &huma.ErrorDetail{Location: "query." + p.Param, Message: p.Rule}
-		if p.Value != "" {
-			d.Value = p.Value
-		}
-		details[i] = d
-	}
-	msg := "invalid parameters"
-	if qe.Status == http.StatusNotFound {
-		msg = "not found"
-	}
-	return huma.NewError(qe.Status, msg, details...)
-}
-
 // serviceError maps the errors a query service returns.
 func (s *Server) serviceError(ctx context.Context, op string, err error) error {
+	return s.serviceErrorAt(ctx, op, err, "query")
+}
+
+// serviceErrorAt is serviceError for parameters read from loc ("query" or
+// "body").
+func (s *Server) serviceErrorAt(ctx context.Context, op string, err error, loc string) error {
 	var qe *query.Error
 	switch {
 	case errors.As(err, &qe):
-		return queryError(err)
+		return queryError(err, loc)
 	case errors.Is(err, query.ErrNoEmbedder):
 		return huma.Error503ServiceUnavailable(err.Error())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -198,66 +164,4 @@ func appliedHeader(a query.Applied) string {
 func utf16Pair(r rune) (rune, rune) {
 	r -= 0x10000
 	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
-}
-
-// discoverParamDocs documents the discovery parameters in the OpenAPI
-// document; query.ParseDiscover enforces them.
-func discoverParamDocs() []*huma.Param {
-	str := &huma.Schema{Type: "string"}
-	arr := &huma.Schema{Type: "array", Items: str}
-	integer := func(min, max, def int) *huma.Schema {
-		lo, hi := float64(min), float64(max)
-		return &huma.Schema{Type: "integer", Minimum: &lo, Maximum: &hi, Default: def}
-	}
-	boolean := func(def bool) *huma.Schema { return &huma.Schema{Type: "boolean", Default: def} }
-	p := func(name string, schema *huma.Schema, doc string) *huma.Param {
-		explode := schema.Type == "array"
-		return &huma.Param{Name: name, In: "query", Description: doc, Schema: schema, Explode: &explode}
-	}
-	return []*huma.Param{
-		p("icp_prompt", str, "Natural-language request (max 4000 chars). Filters, an ICP text and lookalike examples are extracted from it; explicit parameters win over extracted ones. Overrides auto_icp_text and auto_phrase_match."),
-		p("domain", arr, "Lookalike example domains, max 10 (repeated or comma-separated)."),
-		p("negate_domain", arr, "Domains to push results away from, max 10."),
-		p("icp_text", str, "Description of the ideal customer, 3-4000 chars; empty is treated as omitted."),
-		p("negate_icp_text", str, "Description to push results away from, 3-4000 chars."),
-		p("phrase_match", arr, "Exact fragments of site text or description (any of them), max 20, each >= 3 chars. Repeat the parameter; commas are part of a phrase."),
-		p("negate_phrase_match", arr, "Fragments none of the results may contain; same limits."),
-		p("country", arr, "ISO-3166-1 alpha-2 codes, country names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS)."),
-		p("negate_country", arr, "Countries or regions to exclude."),
-		p("state", arr, "ISO 3166-2 codes or names, max 100; only with a single country (full codes such as US-CA imply it)."),
-		p("negate_state", arr, "Subdivisions to exclude; same rules as state."),
-		p("min_digital_footprint", integer(0, 800, 50), "Lowest digital-footprint score. With start_date, capped at the score the top 1% of companies of that age reach."),
-		p("max_digital_footprint", integer(0, 800, 800), "Highest digital-footprint score."),
-		p("start_date", str, "YYYY-MM-DD (started on or after) or YYYY-MM-DD,YYYY-MM-DD (inclusive; either side may be empty)."),
-		p("category", arr, "Industry labels (any of them)."),
-		p("negate_category", arr, "Industry labels to exclude."),
-		p("employee_range", str, "min,max head count; '50,' is 50 and above, ',50' 50 and below. Unparseable values are ignored."),
-		p("revenue_range", str, "min,max annual revenue in USD; a '+' suffix on max means unbounded. Unknown revenue is included when the range reaches below 1M. Unparseable values are ignored."),
-		p("business_model", arr, "B2B, B2C, B2G, G2B, G2C, D2C, C2C, C2B (any of them)."),
-		p("negate_business_model", arr, "Business models to exclude."),
-		p("social", arr, "Social networks the company must have a profile on (any of them)."),
-		p("negate_social", arr, "Social networks the company must not be on."),
-		p("language", arr, "2-letter site language codes (any of them)."),
-		p("negate_language", arr, "Site languages to exclude."),
-		p("redirect", boolean(false), "Include domains that redirect to another domain."),
-		p("exclude_leadgen", boolean(true), "Exclude suspected lead-generation sites (score below 100 and no phone, email or social profile)."),
-		p("tech_stack", arr, "Technology vendor domains (any of them), max 20; results then carry vendors."),
-		p("negate_tech_stack", arr, "Vendor domains to exclude, max 20."),
-		p("subdomain", arr, "Subdomain labels (any of them), max 20, each >= 3 chars."),
-		p("negate_subdomain", arr, "Subdomain labels to exclude."),
-		p("inclusion_query_id", arr, "Limit results to the domains of saved queries (404 for an unknown id)."),
-		p("exclusion_query_id", arr, "Exclude the domains of saved queries (404 for an unknown id)."),
-		p("exclude_domain", arr, "Domains to leave out of the results, max 100 (repeated or comma-separated); does not change lookalike matching."),
-		p("max_records", integer(5, 10000, 100), "Results per page."),
-		p("offset", integer(0, 9995, 0), "Results to skip; offset + max_records <= 10000."),
-		p("min_similarity", integer(0, 99, 0), "Lowest similarity (0-100) of a result."),
-		p("consensus", integer(1, 20, 1), "Refine the query with its top N results' vectors; higher is broader."),
-		p("variance", &huma.Schema{Type: "string", Enum: []any{"LOW", "MID_LOW", "MEDIUM", "MID_HIGH", "HIGH", "UNRESTRICTED"}, Default: "UNRESTRICTED"},
-			"How far below the best match results may fall: LOW 5, MID_LOW 10, MEDIUM 20, MID_HIGH 30, HIGH 45 similarity points; UNRESTRICTED no limit."),
-		p("include_search_domains", boolean(false), "Include the example domains in the results."),
-		p("enhanced", boolean(false), "Add match_reasons to each result: the keywords and industries it shares with the search."),
-		p("retrieval", boolean(false), "Add site_text, the text retrieved from each company's pages."),
-		p("auto_icp_text", boolean(false), "Write an ICP text from the example domains' keywords and industries and search with it too."),
-		p("auto_phrase_match", boolean(false), "Derive phrase matches from the ICP text (kept only when they occur in the index)."),
-	}
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -20,7 +19,7 @@ import (
 var segmentLimits = uploads.Limits{MaxBytes: 1 << 20, MaxRows: 10_000}
 
 type segmentInput struct {
-	RawBody multipart.Form
+	RawBody huma.MultipartFormFiles[SegmentForm]
 }
 
 // SegmentedCompany is a result row: a profile with the segment fields.
@@ -46,7 +45,7 @@ func (s *Server) registerSegment() {
 		if err != nil {
 			return nil, err
 		}
-		form := &in.RawBody
+		form := in.RawBody.Form
 		if err := savedQueryRef(form.Value["query_id"]); err != nil {
 			return nil, err
 		}

@@ -34,6 +34,7 @@ func (s *Server) registerTaskStatus(id, path, tag, summary, description, kind st
 		Tags:        []string{tag},
 		Security:    authRequired,
 		Errors:      []int{http.StatusUnauthorized, http.StatusNotFound},
+		Responses:   s.taskStatusResponses(id),
 	}, func(ctx context.Context, in *taskStatusInput) (*taskStatusOutput, error) {
 		return s.taskStatus(ctx, in.TaskID, kind)
 	})

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/openprospect/prospectd/record"
 )
 
 // Contact discovery limits (spec: Contacts, Limits).
@@ -32,15 +30,7 @@ const (
 // body of POST /v1/contacts/discover, and the query string of GET
 // /v1/contacts and GET /v1/contacts/count). revenue_range and revenue are
 // the deprecated revenue filter: accepted and ignored.
-var ContactParams = []string{
-	"persona_id", "icp_prompt", "icp_text", "domain", "inclusion_query_id", "exclusion_query_id",
-	"seniority", "negate_seniority", "department", "negate_department", "skills", "name", "title", "negate_title",
-	"summary", "negate_summary", "person_country", "negate_person_country", "person_state",
-	"has_email", "email_validated", "has_phone", "has_mobile", "has_linkedin", "min_connections", "jobstart_date",
-	"filter_industry", "negate_filter_industry", "filter_country", "negate_filter_country", "filter_state",
-	"negate_filter_state", "employee_range", "revenue_range", "revenue",
-	"max_records", "max_companies", "offset", "results_by_company", "include_search_contacts", "consensus",
-}
+var ContactParams = ContactTable.Names()
 
 // ContactDiscover is a validated contact discovery request.
 type ContactDiscover struct {
@@ -83,22 +73,27 @@ func (c *ContactDiscover) Similarity() bool {
 	return len(c.PersonaIDs) > 0 || c.ICPText != "" || c.ICPPrompt != "" || c.Summary != ""
 }
 
-// ParseContactBody validates a POST /v1/contacts/discover JSON body.
-// Arrays may also be given as a single value.
+// ParseContactBody validates a POST /v1/contacts/discover JSON body. Each
+// field must have the JSON type ContactTable declares (an array field may
+// also be a single item); a wrong type is refused, never coerced. A body
+// that is not a JSON object is a 400, every other problem a 422.
 func ParseContactBody(body []byte) (ContactDiscover, error) {
-	raw := map[string]json.RawMessage{}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
 	if len(bytes.TrimSpace(body)) == 0 {
 		return parseContacts(url.Values{})
 	}
-	if err := dec.Decode(&raw); err != nil {
+	raw := map[string]json.RawMessage{}
+	if err := json.Unmarshal(body, &raw); err != nil {
 		return ContactDiscover{}, &Error{Status: http.StatusBadRequest, Params: []ParamError{{Param: "body", Rule: "must be a JSON object: " + err.Error()}}}
 	}
 	v := url.Values{}
 	var errs []ParamError
 	for k, m := range raw {
-		vals, err := jsonValues(m)
+		sp, ok := ContactTable.Lookup(k)
+		if !ok {
+			v[k] = []string{""} // reported as unknown by parseContacts
+			continue
+		}
+		vals, err := jsonValues(sp, m)
 		if err != nil {
 			errs = append(errs, ParamError{Param: k, Rule: err.Error()})
 			continue
@@ -107,6 +102,7 @@ func ParseContactBody(body []byte) (ContactDiscover, error) {
 			v[k] = vals
 		}
 	}
+	slices.SortFunc(errs, func(a, b ParamError) int { return strings.Compare(a.Param, b.Param) })
 	d, err := parseContacts(v)
 	if len(errs) > 0 {
 		qe, _ := err.(*Error)
@@ -119,43 +115,55 @@ func ParseContactBody(body []byte) (ContactDiscover, error) {
 	return d, err
 }
 
-// jsonValues turns a JSON value into parameter strings: a string, number
-// or boolean is one value, an array of them several, null none.
-func jsonValues(m json.RawMessage) ([]string, error) {
+// jsonValues turns a JSON value into parameter strings after checking it
+// has the declared type: a scalar is one value, an array (for an array
+// parameter) several, null none.
+func jsonValues(sp Param, m json.RawMessage) ([]string, error) {
 	var x any
 	dec := json.NewDecoder(bytes.NewReader(m))
 	dec.UseNumber()
 	if err := dec.Decode(&x); err != nil {
 		return nil, err
 	}
-	scalar := func(x any) (string, error) {
+	want := "a " + string(sp.Type)
+	if sp.Type == Integer {
+		want = "an integer"
+	}
+	if sp.Array {
+		want += " or an array of them"
+	}
+	scalar := func(x any) (string, bool) {
 		switch t := x.(type) {
 		case string:
-			return t, nil
+			return t, sp.Type == String
 		case json.Number:
-			return t.String(), nil
+			_, err := strconv.ParseInt(t.String(), 10, 64)
+			return t.String(), sp.Type == Integer && err == nil
 		case bool:
-			return strconv.FormatBool(t), nil
+			return strconv.FormatBool(t), sp.Type == Boolean
 		}
-		return "", fmt.Errorf("must be a string, number, boolean or an array of them")
+		return "", false
 	}
 	switch t := x.(type) {
 	case nil:
 		return nil, nil
 	case []any:
+		if !sp.Array {
+			return nil, fmt.Errorf("must be %s, not an array", want)
+		}
 		out := make([]string, 0, len(t))
 		for _, e := range t {
-			s, err := scalar(e)
-			if err != nil {
-				return nil, err
+			s, ok := scalar(e)
+			if !ok {
+				return nil, fmt.Errorf("must be %s", want)
 			}
 			out = append(out, s)
 		}
 		return out, nil
 	default:
-		s, err := scalar(x)
-		if err != nil {
-			return nil, err
+		s, ok := scalar(x)
+		if !ok {
+			return nil, fmt.Errorf("must be %s", want)
 		}
 		return []string{s}, nil
 	}
@@ -166,51 +174,50 @@ func jsonValues(m json.RawMessage) ([]string, error) {
 func ParseContactQuery(v url.Values) (ContactDiscover, error) { return parseContacts(v) }
 
 func parseContacts(v url.Values) (ContactDiscover, error) {
-	p := newParams(v)
+	p := newParams(v, ContactTable)
 	var d ContactDiscover
-	var badID []string
-	for _, s := range p.list("persona_id", true, MaxPersonaIDs) {
+	for _, s := range p.list("persona_id") {
 		id, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || id <= 0 {
-			badID = append(badID, s)
+		if err != nil || id < int64(p.spec("persona_id").Min) {
+			p.fail("persona_id", s, "must be a positive integer")
 			continue
 		}
 		if !slices.Contains(d.PersonaIDs, id) {
 			d.PersonaIDs = append(d.PersonaIDs, id)
 		}
 	}
-	d.ICPPrompt = p.text("icp_prompt", 1, MaxPromptChars)
-	d.ICPText = p.text("icp_text", 1, maxContactTextChars)
-	d.Domains = p.domains("domain", maxContactListItems)
-	d.InclusionQueryIDs = p.list("inclusion_query_id", true, MaxQueryIDs)
-	d.ExclusionQueryIDs = p.list("exclusion_query_id", true, MaxQueryIDs)
+	d.ICPPrompt = p.text("icp_prompt")
+	d.ICPText = p.text("icp_text")
+	d.Domains = p.domains("domain")
+	d.InclusionQueryIDs = p.list("inclusion_query_id")
+	d.ExclusionQueryIDs = p.list("exclusion_query_id")
 
-	d.Seniority = p.enum("seniority", record.Seniorities, strings.ToLower)
-	d.NegateSeniority = p.enum("negate_seniority", record.Seniorities, strings.ToLower)
+	d.Seniority = p.enum("seniority", strings.ToLower)
+	d.NegateSeniority = p.enum("negate_seniority", strings.ToLower)
 	d.Department = p.department("department")
 	d.NegateDepartment = p.department("negate_department")
-	for _, s := range p.list("skills", false, maxContactListItems) {
+	for _, s := range p.list("skills") {
 		d.Skills = appendNew(d.Skills, strings.ToLower(s))
 	}
-	d.Name = p.text("name", 2, maxContactNameChars)
+	d.Name = p.text("name")
 	d.Title = p.titles("title")
 	d.NegateTitle = p.titles("negate_title")
-	d.Summary = p.text("summary", 3, maxContactTextChars)
-	d.NegateSummary = p.text("negate_summary", 3, maxContactTextChars)
+	d.Summary = p.text("summary")
+	d.NegateSummary = p.text("negate_summary")
 	d.PersonCountry = p.countries("person_country")
 	d.NegatePersonCountry = p.countries("negate_person_country")
 	d.PersonState = p.states("person_state", d.PersonCountry)
 
-	d.HasEmail = p.boolean("has_email", false)
-	d.EmailValid = p.boolean("email_validated", false)
-	d.HasPhone = p.boolean("has_phone", false)
-	d.HasMobile = p.boolean("has_mobile", false)
-	d.HasLinkedIn = p.boolean("has_linkedin", false)
-	d.MinConnections, _ = p.integer("min_connections", 0, 1<<31-1, 0)
+	d.HasEmail = p.boolean("has_email")
+	d.EmailValid = p.boolean("email_validated")
+	d.HasPhone = p.boolean("has_phone")
+	d.HasMobile = p.boolean("has_mobile")
+	d.HasLinkedIn = p.boolean("has_linkedin")
+	d.MinConnections, _ = p.integer("min_connections")
 	d.JobFrom, d.JobTo = p.dateRange("jobstart_date")
 
-	d.Industry = p.enum("filter_industry", record.Industries, industryKey)
-	d.NegateInd = p.enum("negate_filter_industry", record.Industries, industryKey)
+	d.Industry = p.enum("filter_industry", industryKey)
+	d.NegateInd = p.enum("negate_filter_industry", industryKey)
 	d.Country = p.countries("filter_country")
 	d.NegateCountry = p.countries("negate_filter_country")
 	d.State = p.states("filter_state", d.Country)
@@ -227,32 +234,20 @@ func parseContacts(v url.Values) (ContactDiscover, error) {
 	if recordsGiven && companiesGiven {
 		p.fail("max_companies", "", "give max_records or max_companies, not both")
 	}
-	d.MaxRecords, _ = p.integer("max_records", MinContactRecords, MaxContactRecords, DefaultContactRecords)
-	d.MaxCompanies, _ = p.integer("max_companies", 1, MaxCompaniesLimit, 0)
+	d.MaxRecords, _ = p.integer("max_records")
+	d.MaxCompanies, _ = p.integer("max_companies")
 	if companiesGiven {
 		d.MaxRecords = 0
 	}
-	d.Offset, _ = p.integer("offset", 0, MaxContactRecords, 0)
-	d.PerCompany, _ = p.integer("results_by_company", 0, MaxPerCompany, DefaultPerCompany)
+	d.Offset, _ = p.integer("offset")
+	d.PerCompany, _ = p.integer("results_by_company")
 	if d.PerCompany != 0 {
 		d.Offset = 0 // the spec: any non-zero results_by_company forces offset to 0
 	}
-	d.IncludeSearchContacts = p.boolean("include_search_contacts", false)
-	d.Consensus, _ = p.integer("consensus", 1, MaxConsensus, 1)
+	d.IncludeSearchContacts = p.boolean("include_search_contacts")
+	d.Consensus, _ = p.integer("consensus")
 
-	err := p.err(ContactParams)
-	if len(badID) > 0 {
-		// The spec: a non-integer persona_id is a 400.
-		e := &Error{Status: http.StatusBadRequest}
-		for _, b := range badID {
-			e.Params = append(e.Params, ParamError{Param: "persona_id", Rule: "must be a positive integer", Value: b})
-		}
-		if qe, ok := err.(*Error); ok {
-			e.Params = append(e.Params, qe.Params...)
-		}
-		return ContactDiscover{}, e
-	}
-	if err != nil {
+	if err := p.err(); err != nil {
 		return ContactDiscover{}, err
 	}
 	return d, nil
@@ -261,9 +256,10 @@ func parseContacts(v url.Values) (ContactDiscover, error) {
 // department accepts only the 15 canonical values, exactly.
 func (p *params) department(name string) []string {
 	var out []string
-	for _, s := range p.list(name, false, maxContactListItems) {
-		if !record.IsDepartment(s) {
-			p.fail(name, s, "must be one of the canonical departments (exact, case-sensitive): %s", strings.Join(record.Departments, ", "))
+	allowed := p.spec(name).Enum
+	for _, s := range p.list(name) {
+		if !slices.Contains(allowed, s) {
+			p.fail(name, s, "must be one of the canonical departments (exact, case-sensitive): %s", strings.Join(allowed, ", "))
 			continue
 		}
 		out = appendNew(out, s)
@@ -272,7 +268,7 @@ func (p *params) department(name string) []string {
 }
 
 func (p *params) titles(name string) []TitleTerm {
-	items := p.list(name, false, maxContactTitleEntries)
+	items := p.list(name)
 	if len(items) == 0 {
 		return nil
 	}

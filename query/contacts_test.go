@@ -32,7 +32,7 @@ func TestParseContactBody(t *testing.T) {
 	if qe != nil || d.MaxRecords != 100 || d.PerCompany != 5 || d.Consensus != 1 || d.Similarity() {
 		t.Fatalf("defaults %+v %v", d, qe)
 	}
-	d, qe = parseBody(t, `{"persona_id": [3, "4"], "seniority": "VP", "department": ["Sales - Marketing"], "skills": "Go",
+	d, qe = parseBody(t, `{"persona_id": [3, 4], "seniority": "VP", "department": ["Sales - Marketing"], "skills": "Go",
 		"title": ["+\"head of\"", "CTO"], "person_country": "DACH", "filter_country": "US", "filter_state": ["California"],
 		"has_email": true, "min_connections": 500, "jobstart_date": "2020-01-01,2024-12-31", "employee_range": "50,",
 		"max_companies": 10, "results_by_company": 0, "offset": 20, "revenue_range": "1000000,"}`)
@@ -57,8 +57,17 @@ func TestParseContactBody(t *testing.T) {
 	}{
 		{`{"department": "sales - marketing"}`, 422, "department", "canonical"},
 		{`{"department": "Sales"}`, 422, "department", "canonical"},
-		{`{"persona_id": "abc"}`, 400, "persona_id", "positive integer"},
-		{`{"persona_id": [1.5]}`, 400, "persona_id", "positive integer"},
+		// Wrong JSON types are refused with 422, never coerced.
+		{`{"persona_id": "abc"}`, 422, "persona_id", "must be an integer"},
+		{`{"persona_id": [3, "4"]}`, 422, "persona_id", "must be an integer"},
+		{`{"persona_id": [1.5]}`, 422, "persona_id", "must be an integer"},
+		{`{"persona_id": [0]}`, 422, "persona_id", "positive integer"},
+		{`{"icp_prompt": 123}`, 422, "icp_prompt", "must be a string"},
+		{`{"icp_text": ["a", "b"]}`, 422, "icp_text", "not an array"},
+		{`{"has_email": "yes"}`, 422, "has_email", "must be a boolean"},
+		{`{"max_records": "50"}`, 422, "max_records", "must be an integer"},
+		{`{"max_records": 50.5}`, 422, "max_records", "must be an integer"},
+		{`{"skills": [1]}`, 422, "skills", "must be a string"},
 		{`{"persona_id": [1,2,3,4,5,6,7,8,9,10,11]}`, 422, "persona_id", "at most 10"},
 		{`{"max_records": 10, "max_companies": 5}`, 422, "max_companies", "not both"},
 		{`{"max_records": 19}`, 422, "max_records", "between 20 and 10000"},
@@ -95,7 +104,7 @@ func TestParseContactQuery(t *testing.T) {
 		t.Fatalf("%+v %v", d, err)
 	}
 	v, _ = url.ParseQuery("persona_id=x")
-	if _, err := ParseContactQuery(v); err == nil || err.(*Error).Status != http.StatusBadRequest {
+	if _, err := ParseContactQuery(v); err == nil || err.(*Error).Status != http.StatusUnprocessableEntity {
 		t.Fatalf("non-integer persona_id: %v", err)
 	}
 }
@@ -103,6 +112,7 @@ func TestParseContactQuery(t *testing.T) {
 func FuzzParseContactBody(f *testing.F) {
 	f.Add([]byte(`{"persona_id":[1],"title":["+\"vp sales\"","cto"],"department":"Finance","max_companies":5}`))
 	f.Add([]byte(`{"person_country":"EU","person_state":"x","jobstart_date":"2020-01-01,"}`))
+	f.Add([]byte(`{"icp_prompt":123,"persona_id":["4",1e3],"has_email":"true","skills":[["go"]],"x":null}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := ParseContactBody(b)
 		if err != nil {

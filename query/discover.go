@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/domain"
 	"github.com/openprospect/prospectd/record/geo"
 )
@@ -50,16 +49,7 @@ var varianceBand = map[string]float64{"LOW": 5, "MID_LOW": 10, "MEDIUM": 20, "MI
 
 // DiscoverParams names every parameter GET /v1/discover and GET /v1/count
 // accept; anything else is rejected.
-var DiscoverParams = []string{
-	"icp_prompt", "domain", "negate_domain", "icp_text", "negate_icp_text", "phrase_match", "negate_phrase_match",
-	"country", "negate_country", "state", "negate_state", "min_digital_footprint", "max_digital_footprint",
-	"start_date", "category", "negate_category", "employee_range", "revenue_range", "business_model",
-	"negate_business_model", "social", "negate_social", "language", "negate_language", "redirect",
-	"exclude_leadgen", "tech_stack", "negate_tech_stack", "subdomain", "negate_subdomain",
-	"inclusion_query_id", "exclusion_query_id", "exclude_domain",
-	"max_records", "offset", "min_similarity", "consensus", "variance", "include_search_domains",
-	"enhanced", "retrieval", "auto_icp_text", "auto_phrase_match",
-}
+var DiscoverParams = DiscoverTable.Names()
 
 // Discover is a validated discovery request. Values are normalized:
 // domains are registrable roots, countries alpha-2 codes (regions
@@ -112,23 +102,23 @@ type IntRange struct {
 // ParseDiscover validates discovery parameters. The error, when not nil,
 // is an *Error listing every problem.
 func ParseDiscover(v url.Values) (Discover, error) {
-	p := newParams(v)
+	p := newParams(v, DiscoverTable)
 	var d Discover
-	d.ICPPrompt = p.text("icp_prompt", 1, MaxPromptChars)
-	d.Domains = p.domains("domain", MaxExampleDomains)
-	d.NegateDomains = p.domains("negate_domain", MaxExampleDomains)
-	d.ICPText = p.text("icp_text", MinICPTextChars, MaxICPTextChars)
-	d.NegateICPText = p.text("negate_icp_text", MinICPTextChars, MaxICPTextChars)
-	d.Phrases = p.phrases("phrase_match", MaxPhrases, MinPhraseChars)
-	d.NegatePhrases = p.phrases("negate_phrase_match", MaxPhrases, MinPhraseChars)
+	d.ICPPrompt = p.text("icp_prompt")
+	d.Domains = p.domains("domain")
+	d.NegateDomains = p.domains("negate_domain")
+	d.ICPText = p.text("icp_text")
+	d.NegateICPText = p.text("negate_icp_text")
+	d.Phrases = p.phrases("phrase_match")
+	d.NegatePhrases = p.phrases("negate_phrase_match")
 
 	d.Countries = p.countries("country")
 	d.NegateCountries = p.countries("negate_country")
 	d.States = p.states("state", d.Countries)
 	d.NegateStates = p.states("negate_state", d.Countries)
 
-	d.MaxScore, _ = p.integer("max_digital_footprint", 0, MaxScore, MaxScore)
-	d.MinScore, d.minScoreGiven = p.integer("min_digital_footprint", 0, MaxScore, DefaultMinScore)
+	d.MaxScore, _ = p.integer("max_digital_footprint")
+	d.MinScore, d.minScoreGiven = p.integer("min_digital_footprint")
 	if d.MinScore > d.MaxScore {
 		if d.minScoreGiven {
 			p.fail("min_digital_footprint", strconv.Itoa(d.MinScore), "must not exceed max_digital_footprint (%d)", d.MaxScore)
@@ -139,51 +129,44 @@ func ParseDiscover(v url.Values) (Discover, error) {
 	}
 	d.StartFrom, d.StartTo = p.dateRange("start_date")
 
-	d.Categories = p.enum("category", record.Industries, industryKey)
-	d.NegateCategories = p.enum("negate_category", record.Industries, industryKey)
+	d.Categories = p.enum("category", industryKey)
+	d.NegateCategories = p.enum("negate_category", industryKey)
 	d.Employees = p.intRange("employee_range")
 	d.Revenue = p.intRange("revenue_range")
-	d.BusinessModels = p.enum("business_model", record.BusinessModels, strings.ToUpper)
-	d.NegateBusinessModels = p.enum("negate_business_model", record.BusinessModels, strings.ToUpper)
-	d.Social = p.enum("social", record.SocialNetworks, strings.ToLower)
-	d.NegateSocial = p.enum("negate_social", record.SocialNetworks, strings.ToLower)
+	d.BusinessModels = p.enum("business_model", strings.ToUpper)
+	d.NegateBusinessModels = p.enum("negate_business_model", strings.ToUpper)
+	d.Social = p.enum("social", strings.ToLower)
+	d.NegateSocial = p.enum("negate_social", strings.ToLower)
 	d.Languages = p.languages("language")
 	d.NegateLanguages = p.languages("negate_language")
-	d.Redirect = p.boolean("redirect", false)
-	d.ExcludeLeadgen = p.boolean("exclude_leadgen", true)
-	d.TechStack = p.domains("tech_stack", MaxTechStack)
-	d.NegateTechStack = p.domains("negate_tech_stack", MaxTechStack)
+	d.Redirect = p.boolean("redirect")
+	d.ExcludeLeadgen = p.boolean("exclude_leadgen")
+	d.TechStack = p.domains("tech_stack")
+	d.NegateTechStack = p.domains("negate_tech_stack")
 	d.Subdomains = p.subdomains("subdomain")
 	d.NegateSubdomains = p.subdomains("negate_subdomain")
-	d.InclusionQueryIDs = p.list("inclusion_query_id", true, MaxQueryIDs)
-	d.ExclusionQueryIDs = p.list("exclusion_query_id", true, MaxQueryIDs)
-	d.ExcludeDomains = p.domains("exclude_domain", MaxExcludeDomains)
+	d.InclusionQueryIDs = p.list("inclusion_query_id")
+	d.ExclusionQueryIDs = p.list("exclusion_query_id")
+	d.ExcludeDomains = p.domains("exclude_domain")
 
-	d.MaxRecords, _ = p.integer("max_records", MinRecords, MaxRecords, DefaultRecords)
-	d.Offset, _ = p.integer("offset", 0, 1<<31-1, 0)
+	d.MaxRecords, _ = p.integer("max_records")
+	d.Offset, _ = p.integer("offset")
 	if d.Offset+d.MaxRecords > MaxRecords {
 		p.fail("offset", strconv.Itoa(d.Offset), "offset + max_records must not exceed %d (the deepest page discovery serves); narrow the search instead", MaxRecords)
 	}
-	d.MinSimilarity, _ = p.integer("min_similarity", 0, MaxMinSimilarity, 0)
-	d.Consensus, _ = p.integer("consensus", 1, MaxConsensus, 1)
-	d.Variance = defaultVariance
-	if s, ok := p.scalar("variance"); ok && s != "" {
-		if u := strings.ToUpper(s); slices.Contains(Variances, u) {
-			d.Variance = u
-		} else {
-			p.fail("variance", s, "must be one of %s", strings.Join(Variances, ", "))
-		}
-	}
-	d.IncludeSearchDomains = p.boolean("include_search_domains", false)
-	d.Enhanced = p.boolean("enhanced", false)
-	d.Retrieval = p.boolean("retrieval", false)
-	d.AutoICPText = p.boolean("auto_icp_text", false)
-	d.AutoPhrase = p.boolean("auto_phrase_match", false)
+	d.MinSimilarity, _ = p.integer("min_similarity")
+	d.Consensus, _ = p.integer("consensus")
+	d.Variance = p.oneOf("variance", strings.ToUpper)
+	d.IncludeSearchDomains = p.boolean("include_search_domains")
+	d.Enhanced = p.boolean("enhanced")
+	d.Retrieval = p.boolean("retrieval")
+	d.AutoICPText = p.boolean("auto_icp_text")
+	d.AutoPhrase = p.boolean("auto_phrase_match")
 
 	if (len(d.NegateDomains) > 0 || d.NegateICPText != "") && len(d.Domains) == 0 && d.ICPText == "" && d.ICPPrompt == "" {
 		p.fail("negate_domain", "", "negate_domain and negate_icp_text push results away from a positive input: give domain, icp_text or icp_prompt too")
 	}
-	if err := p.err(DiscoverParams); err != nil {
+	if err := p.err(); err != nil {
 		return Discover{}, err
 	}
 	return d, nil
@@ -194,8 +177,8 @@ func (d *Discover) HasVectorInput() bool {
 	return len(d.Domains) > 0 || d.ICPText != "" || d.ICPPrompt != ""
 }
 
-func (p *params) domains(name string, max int) []string {
-	raw := p.list(name, true, max)
+func (p *params) domains(name string) []string {
+	raw := p.list(name)
 	out := make([]string, 0, len(raw))
 	for _, r := range raw {
 		d, err := domain.Normalize(r)
@@ -210,8 +193,9 @@ func (p *params) domains(name string, max int) []string {
 	return out
 }
 
-func (p *params) phrases(name string, max, minChars int) []string {
-	out := p.list(name, false, max)
+func (p *params) phrases(name string) []string {
+	out := p.list(name)
+	minChars := p.spec(name).MinLen
 	for _, s := range out {
 		if len([]rune(s)) < minChars {
 			p.fail(name, s, "each phrase must have at least %d characters", minChars)
@@ -221,7 +205,7 @@ func (p *params) phrases(name string, max, minChars int) []string {
 }
 
 func (p *params) countries(name string) []string {
-	raw := p.list(name, true, maxFilterListItems)
+	raw := p.list(name)
 	if len(raw) == 0 {
 		return nil
 	}
@@ -245,7 +229,8 @@ func (p *params) countries(name string) []string {
 // states resolves subdivisions of the single country; without a country,
 // full codes ("US-CA") of one country are accepted on their own.
 func (p *params) states(name string, countries []string) []string {
-	raw := p.list(name, false, MaxStates)
+	raw := p.list(name)
+	maxStates := p.spec(name).MaxItems
 	if len(raw) == 0 {
 		return nil
 	}
@@ -280,9 +265,9 @@ func (p *params) states(name string, countries []string) []string {
 			}
 		}
 	}
-	if len(items) > MaxStates {
-		p.fail(name, "", "at most %d values, got %d", MaxStates, len(items))
-		items = items[:MaxStates]
+	if len(items) > maxStates {
+		p.fail(name, "", "at most %d values, got %d", maxStates, len(items))
+		items = items[:maxStates]
 	}
 	var out []string
 	for _, r := range items {
@@ -309,8 +294,11 @@ func industryKey(s string) string {
 	}, strings.ToUpper(s))
 }
 
-func (p *params) enum(name string, allowed []string, canon func(string) string) []string {
-	raw := p.list(name, true, maxFilterListItems)
+// enum reads an array of declared values, canon mapping a given value to
+// its declared spelling.
+func (p *params) enum(name string, canon func(string) string) []string {
+	allowed := p.spec(name).Enum
+	raw := p.list(name)
 	var out []string
 	for _, r := range raw {
 		c := canon(r)
@@ -325,8 +313,23 @@ func (p *params) enum(name string, allowed []string, canon func(string) string) 
 	return out
 }
 
+// oneOf reads a scalar of declared values; the default when absent.
+func (p *params) oneOf(name string, canon func(string) string) string {
+	sp := p.spec(name)
+	def, _ := sp.Default.(string)
+	s, ok := p.scalar(name)
+	if !ok || s == "" {
+		return def
+	}
+	if c := canon(s); slices.Contains(sp.Enum, c) {
+		return c
+	}
+	p.fail(name, s, "must be one of %s", strings.Join(sp.Enum, ", "))
+	return def
+}
+
 func (p *params) languages(name string) []string {
-	raw := p.list(name, true, maxFilterListItems)
+	raw := p.list(name)
 	var out []string
 	for _, r := range raw {
 		l := strings.ToLower(r)
@@ -342,12 +345,13 @@ func (p *params) languages(name string) []string {
 }
 
 func (p *params) subdomains(name string) []string {
-	raw := p.list(name, true, MaxSubdomains)
+	raw := p.list(name)
+	minChars := p.spec(name).MinLen
 	var out []string
 	for _, r := range raw {
 		s := strings.ToLower(strings.TrimSuffix(r, "."))
-		if len(s) < MinSubdomainChars {
-			p.fail(name, r, "each subdomain must have at least %d characters", MinSubdomainChars)
+		if len(s) < minChars {
+			p.fail(name, r, "each subdomain must have at least %d characters", minChars)
 			continue
 		}
 		if !slices.Contains(out, s) {

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrNoEmbedder: the index has no embedder yet (nothing was loaded), so
@@ -43,27 +44,38 @@ func (e *Error) Error() string {
 	return strings.Join(parts, "; ")
 }
 
-// params reads url.Values with the spec's conventions: arrays are repeated
-// parameters (some also comma-separated), scalars may appear once, and
-// every parameter not read is unknown. Problems accumulate in errs so one
-// response names all of them.
+// params reads url.Values with the conventions of its ParamTable: arrays
+// are repeated parameters (some also comma-separated), scalars may appear
+// once, limits and defaults come from the table, and every parameter not
+// in the table is unknown. Problems accumulate in errs so one response
+// names all of them.
 type params struct {
-	v    url.Values
-	used map[string]bool
-	errs []ParamError
+	v     url.Values
+	table map[string]Param
+	errs  []ParamError
 }
 
-func newParams(v url.Values) *params { return &params{v: v, used: map[string]bool{}} }
+func newParams(v url.Values, t ParamTable) *params { return &params{v: v, table: t.index()} }
+
+// spec returns the declaration of name. A parser reading a parameter its
+// table does not declare is a programming error the tests catch.
+func (p *params) spec(name string) Param {
+	s, ok := p.table[name]
+	if !ok {
+		panic("query: parameter " + name + " is not declared in its table")
+	}
+	return s
+}
 
 func (p *params) fail(name, value, format string, args ...any) {
 	p.errs = append(p.errs, ParamError{Param: name, Rule: fmt.Sprintf(format, args...), Value: value})
 }
 
 // err returns the accumulated problems, unknown parameters first.
-func (p *params) err(known []string) error {
+func (p *params) err() error {
 	var unknown []string
 	for k := range p.v {
-		if !slices.Contains(known, k) {
+		if _, ok := p.table[k]; !ok {
 			unknown = append(unknown, k)
 		}
 	}
@@ -82,6 +94,7 @@ func (p *params) err(known []string) error {
 // scalar returns the one value of name ("" when absent) and whether it
 // was given.
 func (p *params) scalar(name string) (string, bool) {
+	p.spec(name)
 	vals, ok := p.v[name]
 	if !ok {
 		return "", false
@@ -92,40 +105,52 @@ func (p *params) scalar(name string) (string, bool) {
 	return strings.TrimSpace(vals[0]), true
 }
 
-// text reads a free-text scalar of minLen-maxLen characters; an empty
+// text reads a free-text scalar within the declared length; an empty
 // value counts as omitted.
-func (p *params) text(name string, minLen, maxLen int) string {
+func (p *params) text(name string) string {
+	sp := p.spec(name)
 	s, _ := p.scalar(name)
 	if s == "" {
 		return ""
 	}
-	if n := len([]rune(s)); n < minLen || n > maxLen {
-		p.fail(name, "", "must be %d-%d characters, got %d", minLen, maxLen, n)
+	if n := utf8.RuneCountInString(s); n < sp.MinLen || sp.MaxLen > 0 && n > sp.MaxLen {
+		p.fail(name, "", "must be %d-%d characters, got %d", sp.MinLen, sp.MaxLen, n)
 		return ""
 	}
 	return s
 }
 
-// integer reads an integer within [lo, hi]; def when absent.
-func (p *params) integer(name string, lo, hi, def int) (int, bool) {
+// integer reads an integer within the declared bounds; the default when
+// absent.
+func (p *params) integer(name string) (int, bool) {
+	sp := p.spec(name)
+	def, _ := sp.Default.(int)
 	s, ok := p.scalar(name)
 	if !ok || s == "" {
 		return def, false
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		p.fail(name, s, "must be an integer between %d and %d", lo, hi)
+		p.fail(name, s, "must be an integer %s", boundsDoc(sp))
 		return def, false
 	}
-	if n < lo || n > hi {
-		p.fail(name, s, "must be between %d and %d", lo, hi)
+	if n < sp.Min || sp.Bounded() && n > sp.Max {
+		p.fail(name, s, "must be %s", boundsDoc(sp))
 		return def, false
 	}
 	return n, true
 }
 
-// boolean reads true/false (also 1/0, yes/no); def when absent.
-func (p *params) boolean(name string, def bool) bool {
+func boundsDoc(sp Param) string {
+	if sp.Bounded() {
+		return fmt.Sprintf("between %d and %d", sp.Min, sp.Max)
+	}
+	return fmt.Sprintf("of at least %d", sp.Min)
+}
+
+// boolean reads true/false (also 1/0, yes/no); the default when absent.
+func (p *params) boolean(name string) bool {
+	def, _ := p.spec(name).Default.(bool)
 	s, ok := p.scalar(name)
 	if !ok || s == "" {
 		return def
@@ -140,14 +165,15 @@ func (p *params) boolean(name string, def bool) bool {
 	return def
 }
 
-// list reads an array parameter: repeated, and split on commas when
-// commas is set (values that cannot contain a comma). Blank items are
-// dropped, duplicates removed, order kept; more than max items fail.
-func (p *params) list(name string, commas bool, max int) []string {
+// list reads an array parameter: repeated, and split on commas when the
+// table says its values cannot contain one. Blank items are dropped,
+// duplicates removed, order kept; more than the declared items fail.
+func (p *params) list(name string) []string {
+	sp := p.spec(name)
 	var out []string
 	for _, v := range p.v[name] {
 		items := []string{v}
-		if commas {
+		if sp.Commas {
 			items = strings.Split(v, ",")
 		}
 		for _, it := range items {
@@ -157,9 +183,9 @@ func (p *params) list(name string, commas bool, max int) []string {
 			}
 		}
 	}
-	if max > 0 && len(out) > max {
-		p.fail(name, "", "at most %d values, got %d", max, len(out))
-		return out[:max]
+	if sp.MaxItems > 0 && len(out) > sp.MaxItems {
+		p.fail(name, "", "at most %d values, got %d", sp.MaxItems, len(out))
+		return out[:sp.MaxItems]
 	}
 	return out
 }

@@ -26,7 +26,7 @@ type ContactOut struct {
 	State          string   `json:"state"`
 	Industry       []string `json:"industry"`
 	Employees      string   `json:"employees"`
-	RevenueRange   string   `json:"revenue_range"`
+	RevenueRange   *string  `json:"revenue_range" doc:"Employer revenue bucket; null when unknown"`
 	JobstartDate   *string  `json:"jobstart_date"`
 	Similarity     *int     `json:"similarity,omitempty" doc:"0-100, in similarity mode"`
 	Summary        *string  `json:"summary"`
@@ -40,7 +40,7 @@ func ContactOf(c Contact, sim *int) ContactOut {
 		PersonaID: c.PersonaID, Domain: c.Domain, Name: c.Name, Title: OptionalText(c.Title), Department: OptionalText(c.Department),
 		Seniority: OptionalText(c.Seniority), Skills: List(c.Skills), Phone: []Phone{}, Email: OptionalText(c.Email),
 		EmailValidated: c.Email != "" && c.EmailValidated, SocialURLs: List(c.SocialURLs), Connections: c.Connections,
-		Country: c.Country, State: c.State, Industry: List(c.Industry), Employees: c.Employees, RevenueRange: c.RevenueRange,
+		Country: c.Country, State: c.State, Industry: List(c.Industry), Employees: c.Employees, RevenueRange: OptionalText(c.RevenueRange),
 		JobstartDate: OptionalText(c.JobStartDate), Similarity: sim, Summary: OptionalText(c.Summary), CompanyName: c.CompanyName,
 	}
 	for _, p := range c.Phones {
