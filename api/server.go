@@ -60,6 +60,7 @@ type Server struct {
 	signups   *account.Signups
 	jobs      *jobs.Runner
 	names     *namematch.Service
+	queries   *queryRoutes // nil when the store keeps no saved queries
 }
 
 // New builds the API with every route registered.
@@ -109,6 +110,7 @@ func New(d Deps) *Server {
 	hapi.UseMiddleware(s.authenticate)
 
 	s.registerService()
+	s.registerQueries()
 	s.registerCompanies()
 	s.registerDiscover()
 	s.registerAccount()
