@@ -474,4 +474,3 @@ func TestDiscoverErrors(t *testing.T) {
 		t.Errorf("empty index count: %d %v", n, err)
 	}
 }
-
