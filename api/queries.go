@@ -247,8 +247,9 @@ func (s *Server) registerQueries() {
 		}
 		if ok, retry := r.saves.Allow(p, s.deps.Now()); !ok {
 			secs := int(math.Ceil(retry.Seconds()))
-			return nil, &retryError{huma.NewError(http.StatusTooManyRequests, fmt.Sprintf(
-				"save-results is limited to %d requests a minute per organization (times the plan's multiplier); retry in %d s", SaveResultsPerMinute, secs)), secs}
+			return nil, huma.ErrorWithHeaders(huma.Error429TooManyRequests(fmt.Sprintf(
+				"save-results is limited to %d requests a minute per organization (times the plan's multiplier); retry in %d s", SaveResultsPerMinute, secs)),
+				http.Header{"Retry-After": {strconv.Itoa(secs)}})
 		}
 		req, err := r.svc.DecodeSaveResults(in.RawBody)
 		if err != nil {
@@ -338,17 +339,6 @@ func (s *Server) registerQueries() {
 		out.Body.Message = "saved query " + in.QueryID + " deleted"
 		return out, nil
 	})
-}
-
-// retryError is a 429 that tells the client when to come back.
-type retryError struct {
-	huma.StatusError
-	secs int
-}
-
-// GetHeaders implements huma.HeadersError.
-func (e *retryError) GetHeaders() http.Header {
-	return http.Header{"Retry-After": {strconv.Itoa(e.secs)}}
 }
 
 // savedDomains resolves query_id values of segment and append into the
