@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -149,8 +150,19 @@ func TestSavedQueryEndpoints(t *testing.T) {
 	want(t, res, body, 404, "not found")
 }
 
+// roomyFixture is a fixture whose Starter plan has a rate multiplier
+// of 100, so many save-results requests fit in a minute.
+func roomyFixture(t *testing.T) fixture {
+	return newFixtureWith(t, func(d *Deps) {
+		d.Plans = account.DefaultPlans()
+		p := d.Plans[store.PlanStarter]
+		p.RateMultiplier = 100
+		d.Plans[store.PlanStarter] = p
+	})
+}
+
 func TestSavedQueryRules(t *testing.T) {
-	f := newFixture(t)
+	f := roomyFixture(t)
 	for _, tc := range []struct {
 		path, body string
 		status     int
@@ -163,10 +175,10 @@ func TestSavedQueryRules(t *testing.T) {
 		{"save-results", `{"query_name":"x","action":"contacts","data":[{"persona_id":"3"}]}`, 400, "persona_id"},
 		{"save-results", `{"query_name":"x","action":"contacts","data":[{"persona_id":false}]}`, 400, "persona_id"},
 		{"save-results", `{"query_name":"x","action":"append","domain_column":"site","data":[{"site":"acme.com"}]}`, 200, ""},
-		{"save-results", `{"query_name":"x","action":"other","data":[{"domain":"acme.com"}]}`, 422, "action"},
-		{"save-results", `{"query_name":"","action":"discover","data":[{"domain":"acme.com"}]}`, 422, "query_name"},
-		{"save-results", `{"query_name":"x","action":"discover"}`, 422, "data"},
-		{"save-results", `{"query_name":"x","action":"discover","data":"acme.com"}`, 422, "data"},
+		{"save-results", `{"query_name":"x","action":"other","data":[{"domain":"acme.com"}]}`, 400, "action"},
+		{"save-results", `{"query_name":"","action":"discover","data":[{"domain":"acme.com"}]}`, 400, "query_name"},
+		{"save-results", `{"query_name":"x","action":"discover"}`, 400, "data"},
+		{"save-results", `{"query_name":"x","action":"discover","data":"acme.com"}`, 400, "data: must be an array"},
 		{"save-results", `not json`, 400, "body"},
 		{"exclusion-list", `{"query_name":"x","domains":` + domainsJSON(19) + `}`, 400, "at least 20"},
 		{"exclusion-list", `{"query_name":"x"}`, 400, "domains or persona_ids"},
@@ -185,7 +197,7 @@ func TestSavedQueryRules(t *testing.T) {
 }
 
 func TestSaveResultsCaps(t *testing.T) {
-	f := newFixture(t)
+	f := roomyFixture(t)
 	rows := func(n int) string {
 		var b bytes.Buffer
 		b.WriteString(`{"query_name":"big","action":"discover","data":[`)

@@ -275,6 +275,9 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 
 // SavedQuery is what a saved query contributes to a search.
 type SavedQuery struct {
+	// Key names the lists for engine caches: queries with the same Key
+	// have the same lists (a saved query's id: its lists never change).
+	Key        string
 	Domains    []string
 	PersonaIDs []int64
 	// OverCap: the list is longer than an exclusion may use; given as
@@ -290,14 +293,26 @@ type savedScope struct {
 	exclude []SavedQuery
 }
 
-// excludedDomains is the union of the exclusion lists' domains.
-func (sc savedScope) excludedDomains() []string {
+// excludedDomains is the union of the exclusion lists' domains and its
+// key.
+func (sc savedScope) excludedDomains() ([]string, string) {
 	return unionDomains(sc.exclude)
 }
 
-func unionDomains(lists []SavedQuery) []string {
+// unionDomains is the union of the lists' domains, and a key naming it
+// when every list has one.
+func unionDomains(lists []SavedQuery) ([]string, string) {
+	keys := make([]string, 0, len(lists))
+	for _, l := range lists {
+		if l.Key == "" {
+			keys = nil
+			break
+		}
+		keys = append(keys, l.Key)
+	}
+	key := strings.Join(keys, "+")
 	if len(lists) == 1 {
-		return lists[0].Domains
+		return lists[0].Domains, key
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -309,7 +324,7 @@ func unionDomains(lists []SavedQuery) []string {
 			}
 		}
 	}
-	return out
+	return out, key
 }
 
 // resolveSaved resolves inclusion and exclusion query ids: an unknown id
@@ -372,7 +387,7 @@ func (s *Companies) savedQueries(ctx context.Context, d *Discover) (savedScope, 
 		return sc, err
 	}
 	if sc.include != nil {
-		incl := unionDomains(sc.include)
+		incl, _ := unionDomains(sc.include)
 		if incl == nil {
 			incl = []string{} // an empty saved list matches nothing
 		}
@@ -393,11 +408,11 @@ func andAlso(base, f index.Filter) index.Filter {
 // out: one Terms node the engine evaluates (a bitmap in the embedded
 // engine, a terms query in Elasticsearch), so pages stay full and counts
 // exact. nil when there is nothing to exclude.
-func excludeDomains(domains []string) index.Filter {
+func excludeDomains(domains []string, key string) index.Filter {
 	if len(domains) == 0 {
 		return nil
 	}
-	return index.Not{Filter: index.Terms{Field: index.DomainField, Values: domains}}
+	return index.Not{Filter: index.Terms{Field: index.DomainField, Values: domains, Key: key}}
 }
 
 // applyPrompt merges what the prompt says into d: explicit parameters win.

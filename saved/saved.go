@@ -117,6 +117,9 @@ type Store interface {
 	// and persona ids (not its rows); saved.ErrNotFound for an unknown id
 	// or another organization's.
 	SavedQuery(ctx context.Context, orgID, id string) (Query, error)
+	// SavedQueryInfo is SavedQuery without the lists and tags: a small
+	// read that tells whether the query exists for the organization.
+	SavedQueryInfo(ctx context.Context, orgID, id string) (Query, error)
 	// ListSavedQueries returns an organization's saved queries that have
 	// at least one domain, newest first, with their domains (up to
 	// f.DomainLimit), and how many match f in all.

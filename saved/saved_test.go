@@ -294,3 +294,29 @@ func TestList(t *testing.T) {
 		t.Fatalf("tag filter normalized like stored tags: %d %v", n, err)
 	}
 }
+
+func TestListsCache(t *testing.T) {
+	svc, c := newService(t)
+	ctx := context.Background()
+	q, err := svc.SaveResults(ctx, c, saved.SaveResults{Name: "a", Action: "contacts", Data: rows(t, `[{"domain":"a.com","persona_id":4}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // a read, then from memory
+		got, err := svc.Lists(ctx, c, q.ID)
+		if err != nil || !slices.Equal(got.Domains, []string{"a.com"}) || !slices.Equal(got.PersonaIDs, []int64{4}) || got.Name != "a" {
+			t.Fatalf("Lists #%d = %+v, %v", i, got, err)
+		}
+	}
+	other := saved.Caller{OrgID: "00000000-0000-0000-0000-000000000000", UserID: c.UserID}
+	if _, err := svc.Lists(ctx, other, q.ID); !errors.Is(err, saved.ErrNotFound) {
+		t.Fatalf("another organization after caching: %v", err)
+	}
+	// Deleted behind the service's back (another process): gone at once.
+	if err := svc.Store.DeleteSavedQuery(ctx, c.OrgID, "", q.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Lists(ctx, c, q.ID); !errors.Is(err, saved.ErrNotFound) {
+		t.Fatalf("deleted query: %v", err)
+	}
+}

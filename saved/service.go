@@ -49,10 +49,14 @@ func DefaultLimits() Limits {
 type Service struct {
 	Store  Store
 	Limits Limits
+
+	cache listCache
 }
 
 // NewService returns a Service with the default limits.
-func NewService(st Store) *Service { return &Service{Store: st, Limits: DefaultLimits()} }
+func NewService(st Store) *Service {
+	return &Service{Store: st, Limits: DefaultLimits(), cache: listCache{max: DefaultCacheItems}}
+}
 
 // SaveResults is a save-results request. Data holds the rows exactly as
 // sent; they are stored as they are.
@@ -449,7 +453,7 @@ func (s *Service) UnionDomains(ctx context.Context, c Caller, field string, ids 
 	var out, missing []string
 	seen := map[string]bool{}
 	for _, id := range ids {
-		q, err := s.Store.SavedQuery(ctx, c.OrgID, id)
+		q, err := s.Lists(ctx, c, id)
 		if errors.Is(err, ErrNotFound) {
 			missing = append(missing, id)
 			continue

@@ -130,6 +130,18 @@ func (s *Store) tagsFor(ctx context.Context, ids []string) (map[string][]string,
 	return out, rows.Err()
 }
 
+// SavedQueryInfo implements saved.Store.
+func (s *Store) SavedQueryInfo(ctx context.Context, orgID, id string) (saved.Query, error) {
+	q, err := scanSaved(s.pool.QueryRow(ctx, `SELECT `+savedColumns+` FROM saved_queries q JOIN users u ON u.id = q.user_id WHERE q.id = $1 AND q.org_id = $2`, id, orgID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return saved.Query{}, fmt.Errorf("saved query %q: %w", id, saved.ErrNotFound)
+	}
+	if err != nil {
+		return saved.Query{}, fmt.Errorf("get saved query: %w", err)
+	}
+	return q, nil
+}
+
 // ListSavedQueries implements saved.Store.
 func (s *Store) ListSavedQueries(ctx context.Context, orgID string, f saved.ListFilter) ([]saved.Query, int, error) {
 	where := `q.org_id = $1 AND q.domain_count > 0`

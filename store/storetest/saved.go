@@ -76,6 +76,13 @@ func testSavedCreateGet(t *testing.T, s SavedStore) {
 		!got.UpdatedAt.Equal(q.UpdatedAt) {
 		t.Fatalf("read back %+v, want %+v", got, q)
 	}
+	info, err := s.SavedQueryInfo(ctx, m.org, q.ID)
+	if err != nil || info.Name != "Customers" || info.DomainCount != 2 || info.PersonaIDCount != 2 || info.UserName != m.email || info.Domains != nil {
+		t.Fatalf("info %+v, %v", info, err)
+	}
+	if _, err := s.SavedQueryInfo(ctx, "00000000-0000-0000-0000-000000000000", q.ID); !errors.Is(err, saved.ErrNotFound) {
+		t.Fatalf("info of another organization's query: %v", err)
+	}
 	if _, err := s.SavedQuery(ctx, m.org, "00000000-0000-0000-0000-000000000000"); !errors.Is(err, saved.ErrNotFound) {
 		t.Fatalf("unknown id: %v", err)
 	}
