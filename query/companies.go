@@ -299,18 +299,23 @@ func (sc savedScope) excludedDomains() ([]string, string) {
 	return unionDomains(sc.exclude)
 }
 
-// unionDomains is the union of the lists' domains, and a key naming it
-// when every list has one.
-func unionDomains(lists []SavedQuery) ([]string, string) {
+// listsKey names a combination of lists for engine caches; "" unless
+// every list has a key.
+func listsKey(lists []SavedQuery) string {
 	keys := make([]string, 0, len(lists))
 	for _, l := range lists {
 		if l.Key == "" {
-			keys = nil
-			break
+			return ""
 		}
 		keys = append(keys, l.Key)
 	}
-	key := strings.Join(keys, "+")
+	return strings.Join(keys, "+")
+}
+
+// unionDomains is the union of the lists' domains, and a key naming it
+// when every list has one.
+func unionDomains(lists []SavedQuery) ([]string, string) {
+	key := listsKey(lists)
 	if len(lists) == 1 {
 		return lists[0].Domains, key
 	}

@@ -313,19 +313,22 @@ func savedContactFilters(sc savedScope) []index.Filter {
 	var out []index.Filter
 	if sc.include != nil {
 		var ids, doms []string
+		var idLists, domLists []SavedQuery
 		for _, q := range sc.include {
 			if len(q.PersonaIDs) > 0 {
 				ids = append(ids, personaTerms(q.PersonaIDs)...)
+				idLists = append(idLists, q)
 			} else {
 				doms = append(doms, q.Domains...)
+				domLists = append(domLists, q)
 			}
 		}
 		or := index.Or{}
 		if len(ids) > 0 {
-			or = append(or, index.Terms{Field: index.PersonaIDField, Values: ids})
+			or = append(or, index.Terms{Field: index.PersonaIDField, Values: ids, Key: listsKey(idLists)})
 		}
 		if len(doms) > 0 {
-			or = append(or, index.Terms{Field: index.DomainField, Values: doms})
+			or = append(or, index.Terms{Field: index.DomainField, Values: doms, Key: listsKey(domLists)})
 		}
 		out = append(out, or) // an empty Or (empty lists) matches nothing
 	}
@@ -334,7 +337,7 @@ func savedContactFilters(sc savedScope) []index.Filter {
 		ids = append(ids, personaTerms(q.PersonaIDs)...)
 	}
 	if len(ids) > 0 {
-		out = append(out, index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: ids}})
+		out = append(out, index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: ids, Key: listsKey(sc.exclude)}})
 	}
 	if f := excludeDomains(sc.excludedDomains()); f != nil {
 		out = append(out, f)

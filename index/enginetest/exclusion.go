@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
@@ -113,5 +114,60 @@ func testExclusionList(t *testing.T, e index.Engine) {
 	}
 	if n, err := e.CountCompanies(ctx, index.Terms{Field: index.DomainField, Values: list, Key: "saved-list-1"}); err != nil || n != len(excluded)+1 {
 		t.Fatalf("after the write: count of the list = %d (%v), want %d", n, err, len(excluded)+1)
+	}
+}
+
+// testContactSavedLists: keyed Terms filters on employer domain and
+// persona id (saved lists) give the answers of unkeyed ones, also after
+// writes that change which contacts they match.
+func testContactSavedLists(t *testing.T, e ContactBackend) {
+	ctx := context.Background()
+	docs := loadContacts(t, e)
+	total, err := e.CountContacts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := docs[0].Contact
+	doms := []string{first.Domain, "not-indexed.example"}
+	ids := []string{strconv.FormatInt(first.PersonaID, 10), "999999999"}
+	count := func(f index.Filter) int {
+		t.Helper()
+		n, err := e.CountContacts(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	atDomain := count(index.Terms{Field: index.DomainField, Values: doms})
+	for round := 0; round < 2; round++ {
+		if n := count(index.Not{Filter: index.Terms{Field: index.DomainField, Values: doms, Key: "list-d"}}); n != total-atDomain {
+			t.Fatalf("round %d: excluding the domain list: %d, want %d", round, n, total-atDomain)
+		}
+		if n := count(index.Terms{Field: index.PersonaIDField, Values: ids, Key: "list-p"}); n != 1 {
+			t.Fatalf("round %d: the persona list: %d, want 1", round, n)
+		}
+	}
+	// The listed persona deleted, then a new contact at the listed domain
+	// (which may take the deleted contact's slot).
+	added := docs[0]
+	added.Contact.PersonaID, added.Contact.Name = 987654321, "New Hire"
+	added.Contact.Email, added.Contact.SocialURLs = "", nil
+	if _, err := e.DeleteContacts(ctx, []int64{first.PersonaID}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(index.Terms{Field: index.DomainField, Values: doms, Key: "list-d"}); n != atDomain-1 {
+		t.Fatalf("after the delete: contacts at the listed domain %d, want %d", n, atDomain-1)
+	}
+	if n := count(index.Terms{Field: index.PersonaIDField, Values: ids, Key: "list-p"}); n != 0 {
+		t.Fatalf("after deleting the listed contact: the persona list matches %d", n)
+	}
+	if failed, err := e.UpsertContacts(ctx, []index.ContactDoc{added}); err != nil || len(failed) > 0 {
+		t.Fatalf("upsert: %v %v", failed, err)
+	}
+	if n := count(index.Terms{Field: index.DomainField, Values: doms, Key: "list-d"}); n != atDomain {
+		t.Fatalf("after the writes: contacts at the listed domain %d, want %d", n, atDomain)
+	}
+	if n := count(index.Terms{Field: index.PersonaIDField, Values: ids, Key: "list-p"}); n != 0 {
+		t.Fatalf("after deleting the listed contact: the persona list matches %d", n)
 	}
 }
