@@ -73,8 +73,8 @@ type listSavedOutput struct {
 	}
 }
 
-// saveResultsDoc documents the save-results body (read by the service).
-type saveResultsDoc struct {
+// saveResultsRequest documents the save-results body (read by the service).
+type saveResultsRequest struct {
 	QueryName    string           `json:"query_name" minLength:"1" maxLength:"255"`
 	Action       string           `json:"action" enum:"discover,segment,contacts,append,match" doc:"Stored as thin_<action>"`
 	Data         []map[string]any `json:"data" doc:"Result rows; extra columns are kept. At most 50,000 rows and 50 MB."`
@@ -243,7 +243,7 @@ func (s *Server) registerQueries() {
 		// more than saving them.
 		SkipValidateBody: true,
 		RequestBody: &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
-			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(saveResultsDoc{}), true, "SaveResultsRequest")}}},
+			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(saveResultsRequest{}), true, "SaveResultsRequest")}}},
 	}, func(ctx context.Context, in *saveResultsInput) (*saveResultsOutput, error) {
 		p, err := s.paid(ctx, store.PlanStarter)
 		if err != nil {
@@ -268,6 +268,11 @@ func (s *Server) registerQueries() {
 		out.Body.DomainCount, out.Body.PersonaIDCount, out.Body.RowCount, out.Body.Tags = q.DomainCount, q.PersonaIDCount, q.RowCount, nonNil(q.Tags)
 		return out, nil
 	})
+
+	// The raw body is read as JSON only; Huma also lists it as bytes.
+	if pi := s.api.OpenAPI().Paths["/v1/queries/save-results"]; pi != nil && pi.Post != nil && pi.Post.RequestBody != nil {
+		delete(pi.Post.RequestBody.Content, "application/octet-stream")
+	}
 
 	huma.Register(s.api, huma.Operation{
 		OperationID:  "create-exclusion-list",
