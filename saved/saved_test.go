@@ -71,7 +71,7 @@ func TestFilterTags(t *testing.T) {
 	}
 }
 
-func newService(t *testing.T) (*saved.Service, saved.Caller) {
+func newService(t testing.TB) (*saved.Service, saved.Caller) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
