@@ -62,7 +62,7 @@ func savedQueryBody(q saved.Query) SavedQueryBody {
 type listSavedInput struct {
 	MaxRecords int      `query:"max_records" default:"100" minimum:"1" maximum:"1000" doc:"Page size"`
 	Offset     int      `query:"offset" default:"0" minimum:"0" doc:"Queries to skip"`
-	Action     string   `query:"action" doc:"Only queries of this action, e.g. discover, exclusion, thin_discover"`
+	Action     string   `query:"action" doc:"Only queries of this action, e.g. discover (also matches results saved from discovery, thin_discover), exclusion, thin_contacts"`
 	Tags       []string `query:"tags,explode" doc:"Only queries having any of these tags; repeat or comma-separate; normalized like stored tags"`
 }
 

@@ -60,7 +60,7 @@ func domainsJSON(n int) string {
 }
 
 func TestSavedQueryEndpoints(t *testing.T) {
-	f := newFixture(t)
+	f := roomyFixture(t)
 	res, body := f.call(t, f.key, http.MethodPost, "/v1/queries/save-results", `{"query_name":"Security shortlist","action":"discover",
 		"data":[{"domain":"www.acme.com","score":420},{"domain":"cloudguard.io","note":{"x":1}}],
 		"query_params":{"icp_text":"security"},"tags":["Open Deals","CRM"]}`)
@@ -105,6 +105,9 @@ func TestSavedQueryEndpoints(t *testing.T) {
 		{"/v1/queries/saved?tags=nothing,crm", []string{exclID, id}},
 		{"/v1/queries/saved?tags=nothing&tags=Open+Deals", []string{id}},
 		{"/v1/queries/saved?action=exclusion", []string{exclID}},
+		{"/v1/queries/saved?action=discover", []string{id}},
+		{"/v1/queries/saved?action=THIN_discover", []string{id}},
+		{"/v1/queries/saved?action=thin_exclusion", nil},
 		{"/v1/queries/saved?max_records=1&offset=1", []string{id}},
 		{"/v1/queries/saved?tags=none", nil},
 	} {
@@ -151,7 +154,7 @@ func TestSavedQueryEndpoints(t *testing.T) {
 }
 
 // roomyFixture is a fixture whose Starter plan has a rate multiplier
-// of 100, so many save-results requests fit in a minute.
+// of 100, so a test's many requests fit within the rate limits.
 func roomyFixture(t *testing.T) fixture {
 	return newFixtureWith(t, func(d *Deps) {
 		d.Plans = account.DefaultPlans()

@@ -89,8 +89,8 @@ type Query struct {
 
 // ListFilter selects saved queries of an organization.
 type ListFilter struct {
-	// Action keeps queries of this action only ("" for all).
-	Action string
+	// Actions keeps queries of these actions only (none for all).
+	Actions []string
 	// Tags keeps queries having any of these (stored form); empty for all.
 	Tags []string
 	// Limit and Offset page the result, newest first.

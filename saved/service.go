@@ -345,6 +345,20 @@ type List struct {
 	Limit, Offset int
 }
 
+// filterActions reads a listing's action filter: an action matches the
+// queries of that action and the results saved from it ("discover" lists
+// both discover and thin_discover queries); a thin_ action matches itself.
+func filterActions(a string) []string {
+	a = strings.ToLower(strings.TrimSpace(a))
+	switch {
+	case a == "":
+		return nil
+	case strings.HasPrefix(a, ThinPrefix):
+		return []string{a}
+	}
+	return []string{a, ThinPrefix + a}
+}
+
 // List returns the organization's saved queries that have domains.
 func (s *Service) List(ctx context.Context, c Caller, in List) ([]Query, int, error) {
 	if in.Limit < 1 || in.Limit > s.Limits.MaxPage {
@@ -354,7 +368,7 @@ func (s *Service) List(ctx context.Context, c Caller, in List) ([]Query, int, er
 		return nil, 0, invalid("offset", "must be >= 0, got %d", in.Offset)
 	}
 	qs, n, err := s.Store.ListSavedQueries(ctx, c.OrgID, ListFilter{
-		Action: strings.ToLower(strings.TrimSpace(in.Action)), Tags: FilterTags(in.Tags),
+		Actions: filterActions(in.Action), Tags: FilterTags(in.Tags),
 		Limit: in.Limit, Offset: in.Offset, DomainLimit: s.Limits.ListedDomains,
 	})
 	if err != nil {

@@ -146,9 +146,9 @@ func (s *Store) SavedQueryInfo(ctx context.Context, orgID, id string) (saved.Que
 func (s *Store) ListSavedQueries(ctx context.Context, orgID string, f saved.ListFilter) ([]saved.Query, int, error) {
 	where := `q.org_id = $1 AND q.domain_count > 0`
 	args := []any{orgID}
-	if f.Action != "" {
-		args = append(args, f.Action)
-		where += ` AND q.action = $` + strconv.Itoa(len(args))
+	if len(f.Actions) > 0 {
+		args = append(args, f.Actions)
+		where += ` AND q.action = ANY($` + strconv.Itoa(len(args)) + `)`
 	}
 	if len(f.Tags) > 0 {
 		args = append(args, f.Tags)

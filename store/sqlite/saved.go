@@ -146,9 +146,11 @@ func (s *Store) SavedQueryInfo(ctx context.Context, orgID, id string) (saved.Que
 func (s *Store) ListSavedQueries(ctx context.Context, orgID string, f saved.ListFilter) ([]saved.Query, int, error) {
 	where := `q.org_id = ? AND q.domain_count > 0`
 	args := []any{orgID}
-	if f.Action != "" {
-		where += ` AND q.action = ?`
-		args = append(args, f.Action)
+	if len(f.Actions) > 0 {
+		where += ` AND q.action IN (?` + strings.Repeat(", ?", len(f.Actions)-1) + `)`
+		for _, a := range f.Actions {
+			args = append(args, a)
+		}
 	}
 	if len(f.Tags) > 0 {
 		where += ` AND EXISTS (SELECT 1 FROM saved_query_tags t WHERE t.query_id = q.id AND t.tag IN (?` + strings.Repeat(", ?", len(f.Tags)-1) + `))`

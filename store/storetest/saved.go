@@ -163,11 +163,12 @@ func testSavedList(t *testing.T, s SavedStore) {
 		{saved.ListFilter{Limit: 2}, []string{"four", "two"}, 3},
 		{saved.ListFilter{Limit: 2, Offset: 2}, []string{"one"}, 3},
 		{saved.ListFilter{Limit: 10, Offset: 5}, nil, 3},
-		{saved.ListFilter{Limit: 10, Action: "thin_discover"}, []string{"four", "two"}, 2},
+		{saved.ListFilter{Limit: 10, Actions: []string{"thin_discover"}}, []string{"four", "two"}, 2},
+		{saved.ListFilter{Limit: 10, Actions: []string{"discover", "exclusion"}}, []string{"one"}, 1},
 		{saved.ListFilter{Limit: 10, Tags: []string{"crm"}}, []string{"one"}, 1},
 		{saved.ListFilter{Limit: 10, Tags: []string{"fintech", "customers"}}, []string{"two", "one"}, 2},
 		{saved.ListFilter{Limit: 10, Tags: []string{"nothing"}}, nil, 0},
-		{saved.ListFilter{Limit: 10, Action: "exclusion", Tags: []string{"fintech"}}, nil, 0},
+		{saved.ListFilter{Limit: 10, Actions: []string{"exclusion"}, Tags: []string{"fintech"}}, nil, 0},
 	} {
 		list, total, err := s.ListSavedQueries(ctx, m.org, tc.f)
 		if err != nil {
