@@ -9,3 +9,7 @@ import (
 func TestSavedConformance(t *testing.T) {
 	storetest.RunSaved(t, func(t *testing.T) storetest.SavedStore { return open(t, testURL(t)) })
 }
+
+func TestMonitorConformance(t *testing.T) {
+	storetest.RunMonitors(t, func(t *testing.T) storetest.MonitorStore { return open(t, testURL(t)) })
+}

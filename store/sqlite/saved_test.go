@@ -18,3 +18,14 @@ func TestSavedConformance(t *testing.T) {
 		return s
 	})
 }
+
+func TestMonitorConformance(t *testing.T) {
+	storetest.RunMonitors(t, func(t *testing.T) storetest.MonitorStore {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

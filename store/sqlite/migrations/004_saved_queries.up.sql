@@ -29,3 +29,42 @@ CREATE TABLE saved_query_tags (
 );
 
 CREATE INDEX saved_query_tags_tag ON saved_query_tags(tag, query_id);
+
+-- Monitoring of saved discover queries (beyond the spec): one monitor per
+-- query; domains are the last run's result; changes and webhook delivery
+-- attempts are kept as history.
+CREATE TABLE saved_monitors (
+    id          TEXT PRIMARY KEY,
+    org_id      TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+    user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    query_id    TEXT NOT NULL UNIQUE REFERENCES saved_queries(id) ON DELETE CASCADE,
+    schedule    TEXT NOT NULL,
+    webhook_url TEXT NOT NULL,
+    secret      TEXT NOT NULL,
+    domains     TEXT,
+    last_run_at INTEGER,
+    next_run_at INTEGER NOT NULL,
+    created_at  INTEGER NOT NULL
+);
+
+CREATE INDEX saved_monitors_due ON saved_monitors(next_run_at);
+
+CREATE TABLE saved_monitor_changes (
+    id         TEXT PRIMARY KEY,
+    monitor_id TEXT NOT NULL REFERENCES saved_monitors(id) ON DELETE CASCADE,
+    at         INTEGER NOT NULL,
+    added      TEXT NOT NULL,
+    dropped    TEXT NOT NULL,
+    total      INTEGER NOT NULL
+);
+
+CREATE INDEX saved_monitor_changes_monitor ON saved_monitor_changes(monitor_id, at);
+
+CREATE TABLE saved_monitor_deliveries (
+    change_id TEXT NOT NULL REFERENCES saved_monitor_changes(id) ON DELETE CASCADE,
+    attempt   INTEGER NOT NULL,
+    status    INTEGER NOT NULL,
+    error     TEXT NOT NULL,
+    at        INTEGER NOT NULL,
+    PRIMARY KEY (change_id, attempt)
+);
