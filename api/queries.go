@@ -26,6 +26,8 @@ const SaveResultsPerMinute = 10
 // queryRoutes are the saved-query routes' services.
 type queryRoutes struct {
 	svc *saved.Service
+	// monitors is nil when the store keeps no monitors.
+	monitors *saved.Monitors
 	// saves limits save-results per organization (and key) on top of the
 	// general limits.
 	saves *account.Limiter
@@ -184,6 +186,10 @@ func (s *Server) registerQueries() {
 		}},
 	}
 	s.queries = r
+	if ms, ok := s.deps.Store.(saved.MonitorStore); ok {
+		r.monitors = s.newMonitors(ms, st)
+		s.registerMonitors(r, ms)
+	}
 	s.companies.Saved = func(ctx context.Context, id string) (query.SavedQuery, bool, error) {
 		p, ok := PrincipalFrom(ctx)
 		if !ok {

@@ -137,7 +137,12 @@ func (s *Server) App() *fiber.App { return s.app }
 
 // StartJobs starts the task workers (Listen does it); they stop when ctx
 // is done or at StopJobs.
-func (s *Server) StartJobs(ctx context.Context) error { return s.jobs.Start(ctx) }
+func (s *Server) StartJobs(ctx context.Context) error {
+	if s.queries != nil && s.queries.monitors != nil {
+		s.queries.monitors.Start(ctx, MonitorInterval)
+	}
+	return s.jobs.Start(ctx)
+}
 
 // StopJobs stops the task workers, waiting a bounded time for running
 // tasks; an interrupted task runs again elsewhere when its lease expires.

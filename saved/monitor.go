@@ -184,6 +184,21 @@ func (ms *Monitors) Put(ctx context.Context, c Caller, queryID string, in Monito
 	return m, nil
 }
 
+// Delete stops monitoring a query the caller may change.
+func (ms *Monitors) Delete(ctx context.Context, c Caller, queryID string) error {
+	q, err := ms.Queries.SavedQueryInfo(ctx, c.OrgID, queryID)
+	if err != nil {
+		return fmt.Errorf("monitor %s: %w", queryID, err)
+	}
+	if !c.Admin && q.UserID != c.UserID {
+		return fmt.Errorf("monitor %s: %w", queryID, ErrNotFound)
+	}
+	if err := ms.Store.DeleteMonitor(ctx, c.OrgID, q.ID); err != nil {
+		return fmt.Errorf("monitor %s: %w", queryID, err)
+	}
+	return nil
+}
+
 func (ms *Monitors) now() time.Time {
 	if ms.Now != nil {
 		return ms.Now().UTC()
