@@ -22,7 +22,7 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require github.com/robfig/cron/v3 v3.0.1 // indirect
+require github.com/robfig/cron/v3 v3.0.1
 
 require (
 	github.com/AfterShip/email-verifier v1.4.1

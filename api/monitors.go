@@ -75,7 +75,7 @@ func parseSavedDiscover(raw json.RawMessage) (query.Discover, error) {
 // returns domains, not profiles).
 func (s *Server) newMonitors(st saved.MonitorStore, qs saved.Store) *saved.Monitors {
 	return &saved.Monitors{Store: st, Queries: qs, Log: s.deps.Log, Now: s.deps.Now,
-		Webhooks: &saved.Webhooks{Client: &http.Client{Timeout: 20 * time.Second}, Log: s.deps.Log},
+		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(s.deps.WebhookPrivateHosts), Log: s.deps.Log},
 		Discover: func(ctx context.Context, m saved.Monitor, params json.RawMessage) ([]string, error) {
 			d, err := parseSavedDiscover(params)
 			if err != nil {

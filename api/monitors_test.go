@@ -23,6 +23,7 @@ func TestMonitorEndpoints(t *testing.T) {
 	clock := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
 	f := newFixtureWith(t, func(d *Deps) {
 		d.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+		d.WebhookPrivateHosts = true
 		d.Plans = account.DefaultPlans()
 		p := d.Plans[store.PlanStarter]
 		p.RateMultiplier = 100

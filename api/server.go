@@ -44,6 +44,9 @@ type Deps struct {
 	PublicURL string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// WebhookPrivateHosts lets monitor webhooks reach loopback and
+	// private addresses (tests, single-tenant setups); off, they are refused.
+	WebhookPrivateHosts bool
 	// TaskLease is how long a task stays with a worker that stops
 	// renewing it (a killed server); jobs.DefaultLease when 0.
 	TaskLease time.Duration

@@ -119,7 +119,7 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 			runs++
 			return results[runs-1], nil
 		},
-		Webhooks: &saved.Webhooks{Backoff: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}},
+		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Backoff: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}},
 	}
 	check := func(json.RawMessage) error { return nil }
 	if _, err := ms.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "*/5 * * * *", WebhookURL: rcv.srv.URL}, check); !errors.Is(err, saved.ErrInvalid) {
@@ -169,5 +169,29 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 	changes, err := st.Changes(ctx, o.ID, q.ID, 10)
 	if err != nil || len(changes) != 1 || len(changes[0].Deliveries) != 4 || changes[0].Deliveries[0].Status != 503 || changes[0].Deliveries[3].Status != 204 {
 		t.Fatalf("history %+v %v", changes, err)
+	}
+}
+
+// fakeLog records delivery attempts.
+type fakeLog struct {
+	saved.MonitorStore
+	mu sync.Mutex
+	ds []saved.Delivery
+}
+
+func (l *fakeLog) AddDelivery(_ context.Context, d saved.Delivery) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ds = append(l.ds, d)
+	return nil
+}
+
+func TestWebhookRefusesPrivateAddresses(t *testing.T) {
+	rcv := newReceiver(t, 0)
+	log := &fakeLog{}
+	w := &saved.Webhooks{Backoff: []time.Duration{}} // the default client: public addresses only
+	w.Deliver(context.Background(), log, saved.Monitor{ID: "m", WebhookURL: rcv.srv.URL, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}, "q", saved.Change{ID: "c"})
+	if rcv.calls != 0 || len(log.ds) != 1 || !strings.Contains(log.ds[0].Error, "not public") {
+		t.Fatalf("loopback webhook: %d calls, log %+v", rcv.calls, log.ds)
 	}
 }

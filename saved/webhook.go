@@ -10,9 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -157,7 +160,7 @@ func (w *Webhooks) send(ctx context.Context, m Monitor, id string, body []byte) 
 	req.Header.Set("webhook-signature", sig)
 	client := w.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = WebhookClient(false)
 	}
 	res, err := client.Do(req)
 	if err != nil {
@@ -169,6 +172,38 @@ func (w *Webhooks) send(ctx context.Context, m Monitor, id string, body []byte) 
 		return res.StatusCode, fmt.Errorf("webhook answered %d", res.StatusCode)
 	}
 	return res.StatusCode, nil
+}
+
+// ErrPrivateAddress: a webhook URL resolving to a loopback, private,
+// link-local or otherwise non-public address, refused so customers cannot
+// make the server call into its own network.
+var ErrPrivateAddress = errors.New("webhook address is not public")
+
+// WebhookClient is the HTTP client of webhook deliveries: redirects are
+// not followed, and unless allowPrivate (tests, single-tenant setups)
+// connections to non-public addresses are refused at dial time, after DNS
+// resolution, so a name that resolves inward is refused too.
+func WebhookClient(allowPrivate bool) *http.Client {
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	if !allowPrivate {
+		d.Control = func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+			}
+			a := ap.Addr().Unmap()
+			if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+				a.IsMulticast() || a.IsUnspecified() || a.IsInterfaceLocalMulticast() {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, a)
+			}
+			return nil
+		}
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.DialContext = d.DialContext
+	return &http.Client{Transport: tr, Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 func nonNil(s []string) []string {
