@@ -69,13 +69,13 @@ func (s *Server) registerAppend() {
 		if err != nil {
 			return nil, err
 		}
-		saved, err := s.savedQueryRef(ctx, p, append(in.QueryID, form.Value["query_id"]...))
+		savedDoms, err := s.savedQueryRef(ctx, p, append(in.QueryID, form.Value["query_id"]...))
 		if err != nil {
 			return nil, err
 		}
 		// With query_id the file is optional: the saved domains are rows.
 		t, col := &uploads.Table{Header: []string{"domain"}}, 0
-		if len(saved) == 0 || hasFile(form) {
+		if len(savedDoms) == 0 || hasFile(form) {
 			if t, err = readUpload(form, appendLimits); err != nil {
 				return nil, err
 			}
@@ -87,7 +87,7 @@ func (s *Server) registerAppend() {
 				return nil, huma.Error422UnprocessableEntity(err.Error())
 			}
 		}
-		withSavedDomains(t, col, saved)
+		withSavedDomains(t, col, savedDoms)
 		table, err := s.companies.Append(ctx, datasets.Input{Header: t.Header, Rows: t.Rows, DomainColumn: col}, sets)
 		if err != nil {
 			return nil, s.internal(ctx, "append", err)

@@ -362,8 +362,13 @@ func TestSavedQueriesInDiscovery(t *testing.T) {
 		t.Fatalf("with inclusion: %v", got)
 	}
 
+	// segment takes the saved domains without a file.
+	res2, b := f.uploadWith(t, f.key, "/v1/segment", map[string]string{"query_id": id}, "", nil)
+	if res2.StatusCode != http.StatusAccepted || !strings.Contains(string(b), "task_id") {
+		t.Fatalf("segment with query_id only: %d %s", res2.StatusCode, b)
+	}
 	// append with query_id and no file appends the saved domains.
-	res2, b := f.uploadWith(t, f.key, "/v1/append?dataset=bizdata&query_id="+id, nil, "", nil)
+	res2, b = f.uploadWith(t, f.key, "/v1/append?dataset=bizdata&query_id="+id, nil, "", nil)
 	if res2.StatusCode != 200 || !strings.Contains(string(b), `"domain":"`+first+`"`) {
 		t.Fatalf("append with query_id only: %d %s", res2.StatusCode, b)
 	}

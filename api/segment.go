@@ -97,7 +97,7 @@ func (s *Server) registerSegment() {
 			return nil, err
 		}
 		form := &in.RawBody
-		saved, err := s.savedQueryRef(ctx, p, form.Value["query_id"])
+		savedDoms, err := s.savedQueryRef(ctx, p, form.Value["query_id"])
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +111,7 @@ func (s *Server) registerSegment() {
 		}
 		// With query_id the file is optional: the saved domains are rows.
 		t, col := &uploads.Table{Header: []string{"domain"}}, 0
-		if len(saved) == 0 || hasFile(form) {
+		if len(savedDoms) == 0 || hasFile(form) {
 			if t, err = readUpload(form, segmentLimits); err != nil {
 				return nil, err
 			}
@@ -119,7 +119,7 @@ func (s *Server) registerSegment() {
 				return nil, huma.Error422UnprocessableEntity(err.Error())
 			}
 		}
-		withSavedDomains(t, col, saved)
+		withSavedDomains(t, col, savedDoms)
 		seen := map[string]bool{}
 		var bad []string
 		for i, row := range t.Rows {
