@@ -27,6 +27,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/robfig/cron/v3 v3.0.1
+
 require (
 	github.com/apapsch/go-jsonmerge/v2 v2.0.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect

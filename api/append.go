@@ -70,21 +70,25 @@ func (s *Server) registerAppend() {
 		if err != nil {
 			return nil, err
 		}
-		if err := savedQueryRef(append(in.QueryID, form.Value["query_id"]...)); err != nil {
-			return nil, err
-		}
-		t, err := readUpload(form, appendLimits)
+		savedDoms, err := s.savedQueryRef(ctx, p, append(in.QueryID, form.Value["query_id"]...))
 		if err != nil {
 			return nil, err
 		}
-		named := in.DomainColumn
-		if named == "" {
-			named = formValue(form, "domain_column")
+		// With query_id the file is optional: the saved domains are rows.
+		t, col := &uploads.Table{Header: []string{"domain"}}, 0
+		if len(savedDoms) == 0 || hasFile(form) {
+			if t, err = readUpload(form, appendLimits); err != nil {
+				return nil, err
+			}
+			named := in.DomainColumn
+			if named == "" {
+				named = formValue(form, "domain_column")
+			}
+			if col, err = uploads.DomainColumn(t, named); err != nil {
+				return nil, huma.Error422UnprocessableEntity(err.Error())
+			}
 		}
-		col, err := uploads.DomainColumn(t, named)
-		if err != nil {
-			return nil, huma.Error422UnprocessableEntity(err.Error())
-		}
+		withSavedDomains(t, col, savedDoms)
 		table, err := s.companies.Append(ctx, datasets.Input{Header: t.Header, Rows: t.Rows, DomainColumn: col}, sets)
 		if err != nil {
 			return nil, s.internal(ctx, "append", err)

@@ -46,7 +46,8 @@ func (s *Server) registerSegment() {
 			return nil, err
 		}
 		form := in.RawBody.Form
-		if err := savedQueryRef(form.Value["query_id"]); err != nil {
+		savedDoms, err := s.savedQueryRef(ctx, p, form.Value["query_id"])
+		if err != nil {
 			return nil, err
 		}
 		task := query.SegmentInput{}
@@ -57,14 +58,17 @@ func (s *Server) registerSegment() {
 			}
 			task.MaxSegments = n
 		}
-		t, err := readUpload(form, segmentLimits)
-		if err != nil {
-			return nil, err
+		// With query_id the file is optional: the saved domains are rows.
+		t, col := &uploads.Table{Header: []string{"domain"}}, 0
+		if len(savedDoms) == 0 || hasFile(form) {
+			if t, err = readUpload(form, segmentLimits); err != nil {
+				return nil, err
+			}
+			if col, err = uploads.DomainColumn(t, formValue(form, "domain_column")); err != nil {
+				return nil, huma.Error422UnprocessableEntity(err.Error())
+			}
 		}
-		col, err := uploads.DomainColumn(t, formValue(form, "domain_column"))
-		if err != nil {
-			return nil, huma.Error422UnprocessableEntity(err.Error())
-		}
+		withSavedDomains(t, col, savedDoms)
 		seen := map[string]bool{}
 		var bad []string
 		for i, row := range t.Rows {

@@ -77,6 +77,9 @@ type Deps struct {
 	PublicURL string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// WebhookPrivateHosts lets monitor webhooks reach loopback and
+	// private addresses (tests, single-tenant setups); off, they are refused.
+	WebhookPrivateHosts bool
 }
 
 // Server is the HTTP API.
@@ -90,6 +93,7 @@ type Server struct {
 	signups   *account.Signups
 	// routeTable serves bodyPolicy (limits.go).
 	routeTable routeTable
+	queries    *queryRoutes // nil when the store keeps no saved queries
 }
 
 // New builds the API with every route registered.
@@ -144,6 +148,7 @@ func New(d Deps) *Server {
 	app.Server().HeaderReceived = s.bodyPolicy
 
 	s.registerService()
+	s.registerQueries()
 	s.registerCompanies()
 	s.registerDiscover()
 	s.registerAccount()
@@ -170,6 +175,9 @@ func (s *Server) App() *fiber.App { return s.app }
 func (s *Server) StartJobs(ctx context.Context) error {
 	if s.deps.Tasks == nil {
 		return errors.New("api: no task runner (Deps.Tasks)")
+	}
+	if s.queries != nil && s.queries.monitors != nil {
+		s.queries.monitors.Start(ctx, MonitorInterval)
 	}
 	return s.deps.Tasks.Start(ctx)
 }

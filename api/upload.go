@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"mime/multipart"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/openprospect/prospectd/record/domain"
+	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/uploads"
 )
 
@@ -52,11 +55,38 @@ func readUpload(form *multipart.Form, lim uploads.Limits) (*uploads.Table, error
 	return t, nil
 }
 
-// savedQueryRef refuses query_id values: saved queries do not exist yet,
-// so every id is unknown (404), never silently ignored.
-func savedQueryRef(ids []string) error {
-	if v := strings.TrimSpace(strings.Join(ids, "")); v != "" {
-		return huma.Error404NotFound(fmt.Sprintf("query_id: saved query %q not found for the caller", strings.Join(ids, ",")))
+// savedQueryRef resolves query_id values (repeated or comma-separated)
+// into the union of the saved queries' domains, each contributing up to
+// its cap; 404 naming the ids unknown to the caller.
+func (s *Server) savedQueryRef(ctx context.Context, p store.Principal, ids []string) ([]string, error) {
+	return s.savedDomains(ctx, p, ids)
+}
+
+// hasFile reports whether the form carries a "file" upload.
+func hasFile(form *multipart.Form) bool {
+	return form != nil && len(form.File["file"]) > 0
+}
+
+// withSavedDomains adds to t, as rows holding only the domain column col,
+// the saved domains the file does not already hold (compared as
+// normalized root domains).
+func withSavedDomains(t *uploads.Table, col int, doms []string) {
+	have := make(map[string]bool, len(t.Rows))
+	for _, row := range t.Rows {
+		if col < len(row) {
+			if d, err := domain.Normalize(row[col]); err == nil {
+				have[d] = true
+			}
+		}
 	}
-	return nil
+	for _, d := range doms {
+		if have[d] {
+			continue
+		}
+		have[d] = true
+		row := make([]string, len(t.Header))
+		row[col] = d
+		t.Rows = append(t.Rows, row)
+		t.Line = append(t.Line, len(t.Rows)+1)
+	}
 }

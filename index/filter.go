@@ -70,6 +70,13 @@ type Filter interface{ filterNode() }
 type Terms struct {
 	Field  Field
 	Values []string
+	// Key, when set, names Values: every Terms node with the same Key
+	// and Field holds the same values (a saved list, which never
+	// changes). An engine may keep what it derives from a long list (the
+	// embedded engine: a bitmap of its documents) until its next write
+	// instead of resolving every value on every request. Empty for ad hoc
+	// lists.
+	Key string
 }
 
 // Range matches a numeric field within [Min, Max]; a nil bound is open.

@@ -28,10 +28,11 @@ const suggestedDomains = 3
 // Companies runs company discovery and counting on an engine.
 type Companies struct {
 	Engine CompanyIndex
-	// SavedDomains returns the domains of a saved query owned by the
-	// caller; found is false for an unknown id. Nil until saved queries
-	// exist: every id is then unknown (404), never silently ignored.
-	SavedDomains func(ctx context.Context, id string) (domains []string, found bool, err error)
+	// Saved resolves a saved-query id of the caller (the caller is in
+	// ctx); found is false for an unknown id or another organization's.
+	// Nil when saved queries are not kept: every id is then unknown (404),
+	// never silently ignored.
+	Saved func(ctx context.Context, id string) (q SavedQuery, found bool, err error)
 
 	mu       sync.Mutex
 	emb      embedding.Embedder
@@ -133,7 +134,8 @@ type plan struct {
 func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	pl := &plan{minSim: -2}
 	a := &pl.applied
-	if err := s.savedQueries(ctx, d); err != nil {
+	sc, err := s.savedQueries(ctx, d)
+	if err != nil {
 		return nil, err
 	}
 	var suggestFromPrompt bool
@@ -186,6 +188,9 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	a.ICPText, a.NegateICPText = d.ICPText, d.NegateICPText
 
 	pl.filter = companyFilter(d, floor, excluded, a)
+	if f := excludeDomains(sc.excludedDomains()); f != nil {
+		pl.filter = andAlso(pl.filter, f)
+	}
 	if !d.HasVectorInput() {
 		return pl, nil
 	}
@@ -268,43 +273,151 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	return pl, nil
 }
 
-// savedQueries resolves inclusion and exclusion query ids into domain
-// lists; an unknown id is a 404.
-func (s *Companies) savedQueries(ctx context.Context, d *Discover) error {
-	resolve := func(param string, ids []string) ([]string, error) {
-		var out, missing []string
+// SavedQuery is what a saved query contributes to a search.
+type SavedQuery struct {
+	// Key names the lists for engine caches: queries with the same Key
+	// have the same lists (a saved query's id: its lists never change).
+	Key        string
+	Domains    []string
+	PersonaIDs []int64
+	// OverCap: the list is longer than an exclusion may use; given as
+	// exclusion_query_id it is refused (400).
+	OverCap bool
+}
+
+// savedScope is what inclusion_query_id and exclusion_query_id resolve to.
+type savedScope struct {
+	// include is set when inclusion ids were given: each list, in order.
+	include []SavedQuery
+	// exclude are the exclusion lists.
+	exclude []SavedQuery
+}
+
+// excludedDomains is the union of the exclusion lists' domains and its
+// key.
+func (sc savedScope) excludedDomains() ([]string, string) {
+	return unionDomains(sc.exclude)
+}
+
+// listsKey names a combination of lists for engine caches; "" unless
+// every list has a key.
+func listsKey(lists []SavedQuery) string {
+	keys := make([]string, 0, len(lists))
+	for _, l := range lists {
+		if l.Key == "" {
+			return ""
+		}
+		keys = append(keys, l.Key)
+	}
+	return strings.Join(keys, "+")
+}
+
+// unionDomains is the union of the lists' domains, and a key naming it
+// when every list has one.
+func unionDomains(lists []SavedQuery) ([]string, string) {
+	key := listsKey(lists)
+	if len(lists) == 1 {
+		return lists[0].Domains, key
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, d := range l.Domains {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	return out, key
+}
+
+// resolveSaved resolves inclusion and exclusion query ids: an unknown id
+// is a 404 naming every unknown id; an over-cap list given for exclusion
+// is a 400.
+func (s *Companies) resolveSaved(ctx context.Context, inclusion, exclusion []string) (savedScope, error) {
+	var sc savedScope
+	resolve := func(param string, ids []string, exclude bool) ([]SavedQuery, error) {
+		var out []SavedQuery
+		var missing, over []string
 		for _, id := range ids {
-			if s.SavedDomains == nil {
+			if s.Saved == nil {
 				missing = append(missing, id)
 				continue
 			}
-			doms, ok, err := s.SavedDomains(ctx, id)
+			q, ok, err := s.Saved(ctx, id)
 			if err != nil {
 				return nil, fmt.Errorf("saved query %s: %w", id, err)
 			}
 			if !ok {
 				missing = append(missing, id)
+				continue
 			}
-			out = append(out, doms...)
+			if exclude && q.OverCap {
+				over = append(over, id)
+			}
+			out = append(out, q)
 		}
 		if len(missing) > 0 {
 			return nil, queryIDsError(param, missing)
 		}
+		if len(over) > 0 {
+			e := &Error{Status: http.StatusBadRequest}
+			for _, id := range over {
+				e.Params = append(e.Params, ParamError{Param: param, Value: id,
+					Rule: fmt.Sprintf("saved query %q holds more domains or persona ids than an exclusion list may (the caps are applied when a list is created)", id)})
+			}
+			return nil, e
+		}
 		return out, nil
 	}
-	incl, err := resolve("inclusion_query_id", d.InclusionQueryIDs)
+	var err error
+	if sc.include, err = resolve("inclusion_query_id", inclusion, false); err != nil {
+		return sc, err
+	}
+	if len(inclusion) > 0 && sc.include == nil {
+		sc.include = []SavedQuery{}
+	}
+	if sc.exclude, err = resolve("exclusion_query_id", exclusion, true); err != nil {
+		return sc, err
+	}
+	return sc, nil
+}
+
+// savedQueries resolves inclusion and exclusion query ids into domain
+// lists (domain lists scope companies).
+func (s *Companies) savedQueries(ctx context.Context, d *Discover) (savedScope, error) {
+	sc, err := s.resolveSaved(ctx, d.InclusionQueryIDs, d.ExclusionQueryIDs)
 	if err != nil {
-		return err
+		return sc, err
 	}
-	excl, err := resolve("exclusion_query_id", d.ExclusionQueryIDs)
-	if err != nil {
-		return err
+	if sc.include != nil {
+		incl, _ := unionDomains(sc.include)
+		if incl == nil {
+			incl = []string{} // an empty saved list matches nothing
+		}
+		d.inclusion = incl
 	}
-	if len(d.InclusionQueryIDs) > 0 {
-		d.inclusion = incl // an empty saved list matches nothing
+	return sc, nil
+}
+
+// andAlso adds f to the conjunction base.
+func andAlso(base, f index.Filter) index.Filter {
+	if and, ok := base.(index.And); ok {
+		return append(and[:len(and):len(and)], f)
 	}
-	d.ExcludeDomains = append(d.ExcludeDomains, excl...)
-	return nil
+	return index.And{base, f}
+}
+
+// excludeDomains is the filter keeping a saved exclusion list's domains
+// out: one Terms node the engine evaluates (a bitmap in the embedded
+// engine, a terms query in Elasticsearch), so pages stay full and counts
+// exact. nil when there is nothing to exclude.
+func excludeDomains(domains []string, key string) index.Filter {
+	if len(domains) == 0 {
+		return nil
+	}
+	return index.Not{Filter: index.Terms{Field: index.DomainField, Values: domains, Key: key}}
 }
 
 // applyPrompt merges what the prompt says into d: explicit parameters win.

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/internal/demo"
@@ -474,29 +473,4 @@ func TestDiscoverErrors(t *testing.T) {
 	if n, _, err := empty.Count(context.Background(), mustParse(t, "")); err != nil || n != 0 {
 		t.Errorf("empty index count: %d %v", n, err)
 	}
-}
-
-func TestSavedQueries(t *testing.T) {
-	base, all := corpus(t)
-	keep := []string{all[3].Domain, all[4].Domain, all[5].Domain}
-	svc := &Companies{Engine: base.Engine, SavedDomains: func(_ context.Context, id string) ([]string, bool, error) {
-		switch id {
-		case "keep":
-			return keep, true, nil
-		case "drop":
-			return keep[:1], true, nil
-		}
-		return nil, false, nil
-	}}
-	res := discover(t, svc, "inclusion_query_id=keep&exclusion_query_id=drop&min_digital_footprint=0&exclude_leadgen=false&redirect=true")
-	var got []string
-	for _, m := range res.Matches {
-		got = append(got, m.Company.Domain)
-	}
-	for _, d := range got {
-		if !slices.Contains(keep[1:], d) {
-			t.Fatalf("results %v outside the inclusion list minus the exclusion list", got)
-		}
-	}
-	_ = index.Terms{}
 }

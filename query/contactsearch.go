@@ -154,14 +154,9 @@ type contactPlan struct {
 
 func (s *ContactService) plan(ctx context.Context, d *ContactDiscover) (*contactPlan, error) {
 	pl := &contactPlan{}
-	if len(d.InclusionQueryIDs) > 0 || len(d.ExclusionQueryIDs) > 0 {
-		probe := Discover{InclusionQueryIDs: d.InclusionQueryIDs, ExclusionQueryIDs: d.ExclusionQueryIDs}
-		if err := s.Companies.savedQueries(ctx, &probe); err != nil {
-			return nil, err
-		}
-		if probe.inclusion != nil {
-			d.Domains = append(d.Domains, probe.inclusion...)
-		}
+	sc, err := s.Companies.resolveSaved(ctx, d.InclusionQueryIDs, d.ExclusionQueryIDs)
+	if err != nil {
+		return nil, err
 	}
 	if d.RevenueIgnored {
 		pl.notes = append(pl.notes, "the revenue filter is deprecated and ignored: filter revenue in company discovery and pass the domains")
@@ -177,6 +172,7 @@ func (s *ContactService) plan(ctx context.Context, d *ContactDiscover) (*contact
 	if scope != nil {
 		f = append(f, index.Terms{Field: index.DomainField, Values: scope})
 	}
+	f = append(f, savedContactFilters(sc)...)
 	pl.filter = f
 	if !d.Similarity() {
 		return pl, nil
@@ -224,7 +220,7 @@ func (s *ContactService) plan(ctx context.Context, d *ContactDiscover) (*contact
 	if q == nil {
 		return pl, nil
 	}
-	q, err := steer(q, neg, d.Consensus, func(q []float32) ([][]float32, error) {
+	q, err = steer(q, neg, d.Consensus, func(q []float32) ([][]float32, error) {
 		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{Filter: pl.filter, Vector: q, MinSimilarity: -2, Limit: d.Consensus, WithVectors: true})
 		var top [][]float32
 		for _, h := range res.Hits {
@@ -306,6 +302,55 @@ func contactFilter(d *ContactDiscover) index.And {
 		f = append(f, index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: ids}})
 	}
 	return f
+}
+
+// savedContactFilters scope contacts by saved queries. Persona lists
+// scope contacts and domain lists their employers: an inclusion list
+// keeps its persona ids when it has any, else its domains' contacts (a
+// contact passes if any inclusion list keeps it); an exclusion list drops
+// its persona ids and its domains' contacts.
+func savedContactFilters(sc savedScope) []index.Filter {
+	var out []index.Filter
+	if sc.include != nil {
+		var ids, doms []string
+		var idLists, domLists []SavedQuery
+		for _, q := range sc.include {
+			if len(q.PersonaIDs) > 0 {
+				ids = append(ids, personaTerms(q.PersonaIDs)...)
+				idLists = append(idLists, q)
+			} else {
+				doms = append(doms, q.Domains...)
+				domLists = append(domLists, q)
+			}
+		}
+		or := index.Or{}
+		if len(ids) > 0 {
+			or = append(or, index.Terms{Field: index.PersonaIDField, Values: ids, Key: listsKey(idLists)})
+		}
+		if len(doms) > 0 {
+			or = append(or, index.Terms{Field: index.DomainField, Values: doms, Key: listsKey(domLists)})
+		}
+		out = append(out, or) // an empty Or (empty lists) matches nothing
+	}
+	var ids []string
+	for _, q := range sc.exclude {
+		ids = append(ids, personaTerms(q.PersonaIDs)...)
+	}
+	if len(ids) > 0 {
+		out = append(out, index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: ids, Key: listsKey(sc.exclude)}})
+	}
+	if f := excludeDomains(sc.excludedDomains()); f != nil {
+		out = append(out, f)
+	}
+	return out
+}
+
+func personaTerms(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.FormatInt(id, 10)
+	}
+	return out
 }
 
 func groupOf(c record.Contact) ContactGroup {

@@ -705,6 +705,33 @@ func (e ProfileEmployees) Valid() bool {
 	}
 }
 
+// Defines values for SaveResultsRequestAction.
+const (
+	Append   SaveResultsRequestAction = "append"
+	Contacts SaveResultsRequestAction = "contacts"
+	Discover SaveResultsRequestAction = "discover"
+	Match    SaveResultsRequestAction = "match"
+	Segment  SaveResultsRequestAction = "segment"
+)
+
+// Valid indicates whether the value is a known member of the SaveResultsRequestAction enum.
+func (e SaveResultsRequestAction) Valid() bool {
+	switch e {
+	case Append:
+		return true
+	case Contacts:
+		return true
+	case Discover:
+		return true
+	case Match:
+		return true
+	case Segment:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SegmentStatusBodyStatus.
 const (
 	SegmentStatusBodyStatusCancelled  SegmentStatusBodyStatus = "cancelled"
@@ -963,6 +990,21 @@ type BusinessModel string
 
 // Category defines model for Category.
 type Category string
+
+// ChangeBody defines model for ChangeBody.
+type ChangeBody struct {
+	Added      *[]string       `json:"added"`
+	At         time.Time       `json:"at"`
+	ChangeId   string          `json:"change_id"`
+	Deliveries *[]DeliveryBody `json:"deliveries"`
+	Dropped    *[]string       `json:"dropped"`
+	Total      int64           `json:"total"`
+}
+
+// ChangesOutputBody defines model for ChangesOutputBody.
+type ChangesOutputBody struct {
+	Results *[]ChangeBody `json:"results"`
+}
 
 // ComponentHealth defines model for ComponentHealth.
 type ComponentHealth struct {
@@ -1449,6 +1491,16 @@ type CountBody struct {
 	Count int64 `json:"count"`
 }
 
+// DeliveryBody defines model for DeliveryBody.
+type DeliveryBody struct {
+	At      time.Time `json:"at"`
+	Attempt int64     `json:"attempt"`
+	Error   *string   `json:"error,omitempty"`
+
+	// Status HTTP status of the answer; 0 when none came
+	Status int64 `json:"status"`
+}
+
 // Department defines model for Department.
 type Department string
 
@@ -1546,6 +1598,33 @@ type ErrorModel struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// ExclusionListInputBody defines model for ExclusionListInputBody.
+type ExclusionListInputBody struct {
+	// Domains At least 20 distinct domains unless persona_ids are given; duplicates removed; over 250,000 truncated
+	Domains *[]string `json:"domains,omitempty"`
+
+	// PersonaIds Persona ids; duplicates removed; over 500,000 truncated
+	PersonaIds *[]int64 `json:"persona_ids,omitempty"`
+
+	// QueryName 1-255 characters
+	QueryName string `json:"query_name"`
+
+	// Tags At most 20, 2-50 characters each
+	Tags *[]string `json:"tags,omitempty"`
+}
+
+// ExclusionListOutputBody defines model for ExclusionListOutputBody.
+type ExclusionListOutputBody struct {
+	DomainCount    int64     `json:"domain_count"`
+	PersonaIdCount int64     `json:"persona_id_count"`
+	QueryId        string    `json:"query_id"`
+	QueryName      string    `json:"query_name"`
+	Tags           *[]string `json:"tags"`
+
+	// Truncated Whether the list was cut to the caps
+	Truncated bool `json:"truncated"`
+}
+
 // FilterIndustry defines model for FilterIndustry.
 type FilterIndustry string
 
@@ -1578,6 +1657,13 @@ type HealthBody struct {
 
 // HealthBodyStatus ok when every component is healthy
 type HealthBodyStatus string
+
+// ListSavedOutputBody defines model for ListSavedOutputBody.
+type ListSavedOutputBody struct {
+	// Count Queries matching the filters in all (not only this page)
+	Count   int64             `json:"count"`
+	Results *[]SavedQueryBody `json:"results"`
+}
 
 // MatchBody defines model for MatchBody.
 type MatchBody struct {
@@ -1630,6 +1716,41 @@ type MatchQuery struct {
 	PersonCountry *string `json:"person_country,omitempty"`
 }
 
+// MessageOutputBody defines model for MessageOutputBody.
+type MessageOutputBody struct {
+	Message string `json:"message"`
+}
+
+// MonitorBody defines model for MonitorBody.
+type MonitorBody struct {
+	DomainCount *int64     `json:"domain_count"`
+	LastRunAt   *time.Time `json:"last_run_at"`
+	MonitorId   string     `json:"monitor_id"`
+	NextRunAt   time.Time  `json:"next_run_at"`
+	QueryId     string     `json:"query_id"`
+	Schedule    string     `json:"schedule"`
+
+	// Secret Signing secret; returned only when the monitor is created or replaced
+	Secret     *string `json:"secret,omitempty"`
+	WebhookUrl string  `json:"webhook_url"`
+}
+
+// PatchSavedInputBody defines model for PatchSavedInputBody.
+type PatchSavedInputBody struct {
+	// QueryName New name, 1-255 characters
+	QueryName *string `json:"query_name,omitempty"`
+
+	// Tags Replaces the tags; [] removes them
+	Tags *[]string `json:"tags,omitempty"`
+}
+
+// PatchSavedOutputBody defines model for PatchSavedOutputBody.
+type PatchSavedOutputBody struct {
+	QueryId   string    `json:"query_id"`
+	QueryName string    `json:"query_name"`
+	Tags      *[]string `json:"tags"`
+}
+
 // Phone defines model for Phone.
 type Phone struct {
 	// Phone E.164
@@ -1679,6 +1800,17 @@ type Profile struct {
 // ProfileEmployees defines model for Profile.Employees.
 type ProfileEmployees string
 
+// PutMonitorInputBody defines model for PutMonitorInputBody.
+type PutMonitorInputBody struct {
+	// Schedule Cron expression, 5 fields (minute hour day month weekday, UTC) or @hourly / @daily / @weekly; at most hourly
+	//
+	// Example: 0 7 * * 1-5
+	Schedule string `json:"schedule"`
+
+	// WebhookUrl http(s) URL that receives change events, signed with the returned secret (Standard Webhooks)
+	WebhookUrl string `json:"webhook_url"`
+}
+
 // RedirectsRow defines model for RedirectsRow.
 type RedirectsRow struct {
 	Domain string `json:"domain"`
@@ -1691,6 +1823,59 @@ type RedirectsRow struct {
 
 	// RedirectSources Domains that redirect here, at most 1,000
 	RedirectSources *[]string `json:"redirect_sources"`
+}
+
+// SaveResultsOutputBody defines model for SaveResultsOutputBody.
+type SaveResultsOutputBody struct {
+	Action         string    `json:"action"`
+	DomainCount    int64     `json:"domain_count"`
+	PersonaIdCount int64     `json:"persona_id_count"`
+	QueryId        string    `json:"query_id"`
+	QueryName      string    `json:"query_name"`
+	RowCount       int64     `json:"row_count"`
+	Tags           *[]string `json:"tags"`
+}
+
+// SaveResultsRequest defines model for SaveResultsRequest.
+type SaveResultsRequest struct {
+	// Action Stored as thin_<action>
+	Action SaveResultsRequestAction `json:"action"`
+
+	// Data Result rows; extra columns are kept. At most 50,000 rows and 50 MB.
+	Data *[]map[string]interface{} `json:"data"`
+
+	// DomainColumn Column holding each row's domain
+	DomainColumn *string `json:"domain_column,omitempty"`
+	QueryName    string  `json:"query_name"`
+
+	// QueryParams The original request parameters
+	QueryParams *map[string]interface{} `json:"query_params,omitempty"`
+
+	// Tags 2-50 characters each; lower-cased, spaces to hyphens, other characters removed
+	Tags *[]string `json:"tags,omitempty"`
+}
+
+// SaveResultsRequestAction Stored as thin_<action>
+type SaveResultsRequestAction string
+
+// SavedQueryBody defines model for SavedQueryBody.
+type SavedQueryBody struct {
+	// Action discover, exclusion, or thin_<action> for saved results
+	Action      string `json:"action"`
+	DomainCount int64  `json:"domain_count"`
+
+	// Domains The query's domains (the first 1,000 in a listing; domain_count is the total)
+	Domains        *[]string              `json:"domains"`
+	Mtime          time.Time              `json:"mtime"`
+	PersonaIdCount int64                  `json:"persona_id_count"`
+	QueryId        openapi_types.UUID     `json:"query_id"`
+	QueryName      string                 `json:"query_name"`
+	QueryParams    map[string]interface{} `json:"query_params"`
+	RowCount       int64                  `json:"row_count"`
+	Tags           *[]string              `json:"tags"`
+
+	// UserName Owner (email)
+	UserName string `json:"user_name"`
 }
 
 // ScoreRow defines model for ScoreRow.
@@ -2536,6 +2721,26 @@ type PublicSignupConfirmParams struct {
 	Token string `form:"token" json:"token"`
 }
 
+// ListSavedQueriesParams defines parameters for ListSavedQueries.
+type ListSavedQueriesParams struct {
+	// MaxRecords Page size
+	MaxRecords *int64 `form:"max_records,omitempty" json:"max_records,omitempty"`
+
+	// Offset Queries to skip
+	Offset *int64 `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// Action Only queries of this action, e.g. discover (also matches results saved from discovery, thin_discover), exclusion, thin_contacts
+	Action *string `form:"action,omitempty" json:"action,omitempty"`
+
+	// Tags Only queries having any of these tags; repeat or comma-separate; normalized like stored tags
+	Tags *[]string `form:"tags,omitempty" json:"tags,omitempty"`
+}
+
+// MonitorChangesParams defines parameters for MonitorChanges.
+type MonitorChangesParams struct {
+	MaxRecords *int64 `form:"max_records,omitempty" json:"max_records,omitempty"`
+}
+
 // RedirectsParams defines parameters for Redirects.
 type RedirectsParams struct {
 	// Domain Domains or URLs, repeated or comma-separated, at most 100; normalized to root domains and deduplicated
@@ -2601,6 +2806,18 @@ type ContactsDiscoverJSONRequestBody = ContactDiscoverRequest
 
 // PublicSignupJSONRequestBody defines body for PublicSignup for application/json ContentType.
 type PublicSignupJSONRequestBody = SignupBody
+
+// CreateExclusionListJSONRequestBody defines body for CreateExclusionList for application/json ContentType.
+type CreateExclusionListJSONRequestBody = ExclusionListInputBody
+
+// SaveResultsJSONRequestBody defines body for SaveResults for application/json ContentType.
+type SaveResultsJSONRequestBody = SaveResultsRequest
+
+// PatchSavedQueryJSONRequestBody defines body for PatchSavedQuery for application/json ContentType.
+type PatchSavedQueryJSONRequestBody = PatchSavedInputBody
+
+// PutMonitorJSONRequestBody defines body for PutMonitor for application/json ContentType.
+type PutMonitorJSONRequestBody = PutMonitorInputBody
 
 // SegmentMultipartRequestBody defines body for Segment for multipart/form-data ContentType.
 type SegmentMultipartRequestBody SegmentMultipartBody
@@ -4181,6 +4398,111 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/public/signup/confirm (the `PublicSignupConfirm` operationId).
 	PublicSignupConfirm(ctx context.Context, params *PublicSignupConfirmParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateExclusionListWithBody Create an exclusion list
+	//
+	// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+	CreateExclusionListWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateExclusionList Create an exclusion list
+	//
+	// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+	CreateExclusionList(ctx context.Context, body CreateExclusionListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SaveResultsWithBody Save a result set
+	//
+	// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+	SaveResultsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SaveResults Save a result set
+	//
+	// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+	SaveResults(ctx context.Context, body SaveResultsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSavedQueries List saved queries
+	//
+	// The organization's saved queries that have domains, newest change first. Starter plan or higher.
+	//
+	// Corresponds with GET /v1/queries/saved (the `ListSavedQueries` operationId).
+	ListSavedQueries(ctx context.Context, params *ListSavedQueriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteSavedQuery Delete a saved query
+	//
+	// Deletes a saved query or exclusion list owned by the caller (or, for an organization admin, any of the organization's); 404 otherwise. Starter plan or higher.
+	//
+	// Corresponds with DELETE /v1/queries/{query_id} (the `DeleteSavedQuery` operationId).
+	DeleteSavedQuery(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchSavedQueryWithBody Rename or retag a saved query
+	//
+	// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+	PatchSavedQueryWithBody(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchSavedQuery Rename or retag a saved query
+	//
+	// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+	PatchSavedQuery(ctx context.Context, queryId string, body PatchSavedQueryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteMonitor Stop monitoring a saved query (beyond the spec)
+	//
+	// Owner or admin only; the change history goes with it.
+	//
+	// Corresponds with DELETE /v1/queries/{query_id}/monitor (the `DeleteMonitor` operationId).
+	DeleteMonitor(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetMonitor A saved query's monitor (beyond the spec)
+	//
+	// Corresponds with GET /v1/queries/{query_id}/monitor (the `GetMonitor` operationId).
+	GetMonitor(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutMonitorWithBody Monitor a saved discover query (beyond the spec)
+	//
+	// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+	PutMonitorWithBody(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutMonitor Monitor a saved discover query (beyond the spec)
+	//
+	// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+	PutMonitor(ctx context.Context, queryId string, body PutMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MonitorChanges Change history of a monitored query (beyond the spec)
+	//
+	// Newest first: domains added and dropped by each run that changed something, with every webhook delivery attempt.
+	//
+	// Corresponds with GET /v1/queries/{query_id}/monitor/changes (the `MonitorChanges` operationId).
+	MonitorChanges(ctx context.Context, queryId string, params *MonitorChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Redirects Domains redirecting to domains
 	//
 	// The redirects dataset of append: at most 1,000 sources and the true count. `match` (a domain) adds `match`: whether it redirects to the row's domain — also when it is past the 1,000 listed, read from its own profile's redirect_domain. Billed one record per domain with redirects, every time. One row per distinct domain, in request order, with the fields append returns for the dataset (unprefixed); an unindexed domain has null fields.
@@ -4620,6 +4942,241 @@ func (c *Client) PublicSignup(ctx context.Context, body PublicSignupJSONRequestB
 // Corresponds with GET /v1/public/signup/confirm (the `PublicSignupConfirm` operationId).
 func (c *Client) PublicSignupConfirm(ctx context.Context, params *PublicSignupConfirmParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPublicSignupConfirmRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateExclusionListWithBody Create an exclusion list
+//
+// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+func (c *Client) CreateExclusionListWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateExclusionListRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateExclusionList Create an exclusion list
+//
+// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+func (c *Client) CreateExclusionList(ctx context.Context, body CreateExclusionListJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateExclusionListRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SaveResultsWithBody Save a result set
+//
+// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+func (c *Client) SaveResultsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSaveResultsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SaveResults Save a result set
+//
+// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+func (c *Client) SaveResults(ctx context.Context, body SaveResultsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSaveResultsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSavedQueries List saved queries
+//
+// The organization's saved queries that have domains, newest change first. Starter plan or higher.
+//
+// Corresponds with GET /v1/queries/saved (the `ListSavedQueries` operationId).
+func (c *Client) ListSavedQueries(ctx context.Context, params *ListSavedQueriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSavedQueriesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteSavedQuery Delete a saved query
+//
+// Deletes a saved query or exclusion list owned by the caller (or, for an organization admin, any of the organization's); 404 otherwise. Starter plan or higher.
+//
+// Corresponds with DELETE /v1/queries/{query_id} (the `DeleteSavedQuery` operationId).
+func (c *Client) DeleteSavedQuery(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSavedQueryRequest(c.Server, queryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchSavedQueryWithBody Rename or retag a saved query
+//
+// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+func (c *Client) PatchSavedQueryWithBody(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchSavedQueryRequestWithBody(c.Server, queryId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchSavedQuery Rename or retag a saved query
+//
+// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+func (c *Client) PatchSavedQuery(ctx context.Context, queryId string, body PatchSavedQueryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchSavedQueryRequest(c.Server, queryId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteMonitor Stop monitoring a saved query (beyond the spec)
+//
+// Owner or admin only; the change history goes with it.
+//
+// Corresponds with DELETE /v1/queries/{query_id}/monitor (the `DeleteMonitor` operationId).
+func (c *Client) DeleteMonitor(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteMonitorRequest(c.Server, queryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMonitor A saved query's monitor (beyond the spec)
+//
+// Corresponds with GET /v1/queries/{query_id}/monitor (the `GetMonitor` operationId).
+func (c *Client) GetMonitor(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMonitorRequest(c.Server, queryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutMonitorWithBody Monitor a saved discover query (beyond the spec)
+//
+// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+func (c *Client) PutMonitorWithBody(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutMonitorRequestWithBody(c.Server, queryId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutMonitor Monitor a saved discover query (beyond the spec)
+//
+// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+func (c *Client) PutMonitor(ctx context.Context, queryId string, body PutMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutMonitorRequest(c.Server, queryId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MonitorChanges Change history of a monitored query (beyond the spec)
+//
+// Newest first: domains added and dropped by each run that changed something, with every webhook delivery attempt.
+//
+// Corresponds with GET /v1/queries/{query_id}/monitor/changes (the `MonitorChanges` operationId).
+func (c *Client) MonitorChanges(ctx context.Context, queryId string, params *MonitorChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMonitorChangesRequest(c.Server, queryId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7913,6 +8470,433 @@ func NewPublicSignupConfirmRequest(server string, params *PublicSignupConfirmPar
 	return req, nil
 }
 
+// NewCreateExclusionListRequest calls the generic CreateExclusionList builder with application/json body
+func NewCreateExclusionListRequest(server string, body CreateExclusionListJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateExclusionListRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateExclusionListRequestWithBody constructs an http.Request for the CreateExclusionList method, with any body, and a specified content type
+func NewCreateExclusionListRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/exclusion-list")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewSaveResultsRequest calls the generic SaveResults builder with application/json body
+func NewSaveResultsRequest(server string, body SaveResultsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSaveResultsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSaveResultsRequestWithBody constructs an http.Request for the SaveResults method, with any body, and a specified content type
+func NewSaveResultsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/save-results")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListSavedQueriesRequest constructs an http.Request for the ListSavedQueries method
+func NewListSavedQueriesRequest(server string, params *ListSavedQueriesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/saved")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MaxRecords != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "max_records", *params.MaxRecords, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Action != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "action", *params.Action, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Tags != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tags", *params.Tags, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteSavedQueryRequest constructs an http.Request for the DeleteSavedQuery method
+func NewDeleteSavedQueryRequest(server string, queryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "query_id", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPatchSavedQueryRequest calls the generic PatchSavedQuery builder with application/json body
+func NewPatchSavedQueryRequest(server string, queryId string, body PatchSavedQueryJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchSavedQueryRequestWithBody(server, queryId, "application/json", bodyReader)
+}
+
+// NewPatchSavedQueryRequestWithBody constructs an http.Request for the PatchSavedQuery method, with any body, and a specified content type
+func NewPatchSavedQueryRequestWithBody(server string, queryId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "query_id", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteMonitorRequest constructs an http.Request for the DeleteMonitor method
+func NewDeleteMonitorRequest(server string, queryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "query_id", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/%s/monitor", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetMonitorRequest constructs an http.Request for the GetMonitor method
+func NewGetMonitorRequest(server string, queryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "query_id", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/%s/monitor", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutMonitorRequest calls the generic PutMonitor builder with application/json body
+func NewPutMonitorRequest(server string, queryId string, body PutMonitorJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutMonitorRequestWithBody(server, queryId, "application/json", bodyReader)
+}
+
+// NewPutMonitorRequestWithBody constructs an http.Request for the PutMonitor method, with any body, and a specified content type
+func NewPutMonitorRequestWithBody(server string, queryId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "query_id", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/%s/monitor", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewMonitorChangesRequest constructs an http.Request for the MonitorChanges method
+func NewMonitorChangesRequest(server string, queryId string, params *MonitorChangesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "query_id", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/queries/%s/monitor/changes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MaxRecords != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "max_records", *params.MaxRecords, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewRedirectsRequest constructs an http.Request for the Redirects method
 func NewRedirectsRequest(server string, params *RedirectsParams) (*http.Request, error) {
 	var err error
@@ -8538,6 +9522,121 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/public/signup/confirm (the `PublicSignupConfirm` operationId).
 	PublicSignupConfirmWithResponse(ctx context.Context, params *PublicSignupConfirmParams, reqEditors ...RequestEditorFn) (*PublicSignupConfirmResponse, error)
+
+	// CreateExclusionListWithBodyWithResponse Create an exclusion list
+	//
+	// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+	CreateExclusionListWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateExclusionListResponse, error)
+
+	// CreateExclusionListWithResponse Create an exclusion list
+	//
+	// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+	CreateExclusionListWithResponse(ctx context.Context, body CreateExclusionListJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExclusionListResponse, error)
+
+	// SaveResultsWithBodyWithResponse Save a result set
+	//
+	// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+	SaveResultsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SaveResultsResponse, error)
+
+	// SaveResultsWithResponse Save a result set
+	//
+	// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+	SaveResultsWithResponse(ctx context.Context, body SaveResultsJSONRequestBody, reqEditors ...RequestEditorFn) (*SaveResultsResponse, error)
+
+	// ListSavedQueriesWithResponse List saved queries
+	//
+	// The organization's saved queries that have domains, newest change first. Starter plan or higher.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/queries/saved (the `ListSavedQueries` operationId).
+	ListSavedQueriesWithResponse(ctx context.Context, params *ListSavedQueriesParams, reqEditors ...RequestEditorFn) (*ListSavedQueriesResponse, error)
+
+	// DeleteSavedQueryWithResponse Delete a saved query
+	//
+	// Deletes a saved query or exclusion list owned by the caller (or, for an organization admin, any of the organization's); 404 otherwise. Starter plan or higher.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/queries/{query_id} (the `DeleteSavedQuery` operationId).
+	DeleteSavedQueryWithResponse(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*DeleteSavedQueryResponse, error)
+
+	// PatchSavedQueryWithBodyWithResponse Rename or retag a saved query
+	//
+	// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+	PatchSavedQueryWithBodyWithResponse(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchSavedQueryResponse, error)
+
+	// PatchSavedQueryWithResponse Rename or retag a saved query
+	//
+	// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+	PatchSavedQueryWithResponse(ctx context.Context, queryId string, body PatchSavedQueryJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchSavedQueryResponse, error)
+
+	// DeleteMonitorWithResponse Stop monitoring a saved query (beyond the spec)
+	//
+	// Owner or admin only; the change history goes with it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/queries/{query_id}/monitor (the `DeleteMonitor` operationId).
+	DeleteMonitorWithResponse(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*DeleteMonitorResponse, error)
+
+	// GetMonitorWithResponse A saved query's monitor (beyond the spec)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/queries/{query_id}/monitor (the `GetMonitor` operationId).
+	GetMonitorWithResponse(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*GetMonitorResponse, error)
+
+	// PutMonitorWithBodyWithResponse Monitor a saved discover query (beyond the spec)
+	//
+	// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+	PutMonitorWithBodyWithResponse(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutMonitorResponse, error)
+
+	// PutMonitorWithResponse Monitor a saved discover query (beyond the spec)
+	//
+	// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+	PutMonitorWithResponse(ctx context.Context, queryId string, body PutMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*PutMonitorResponse, error)
+
+	// MonitorChangesWithResponse Change history of a monitored query (beyond the spec)
+	//
+	// Newest first: domains added and dropped by each run that changed something, with every webhook delivery attempt.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/queries/{query_id}/monitor/changes (the `MonitorChanges` operationId).
+	MonitorChangesWithResponse(ctx context.Context, queryId string, params *MonitorChangesParams, reqEditors ...RequestEditorFn) (*MonitorChangesResponse, error)
 
 	// RedirectsWithResponse Domains redirecting to domains
 	//
@@ -10295,6 +11394,830 @@ func (r PublicSignupConfirmResponse) ContentType() string {
 	return ""
 }
 
+type CreateExclusionListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ExclusionListOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateExclusionListResponse) GetJSON200() *ExclusionListOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON413() *ErrorModel {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateExclusionListResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateExclusionListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateExclusionListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateExclusionListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateExclusionListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SaveResultsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SaveResultsOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SaveResultsResponse) GetJSON200() *SaveResultsOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON413() *ErrorModel {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SaveResultsResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SaveResultsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SaveResultsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SaveResultsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SaveResultsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListSavedQueriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ListSavedOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSavedQueriesResponse) GetJSON200() *ListSavedOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListSavedQueriesResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSavedQueriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSavedQueriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSavedQueriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSavedQueriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteSavedQueryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MessageOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteSavedQueryResponse) GetJSON200() *MessageOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteSavedQueryResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSavedQueryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSavedQueryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSavedQueryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSavedQueryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PatchSavedQueryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PatchSavedOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchSavedQueryResponse) GetJSON200() *PatchSavedOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PatchSavedQueryResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchSavedQueryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchSavedQueryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchSavedQueryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchSavedQueryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteMonitorResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MessageOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteMonitorResponse) GetJSON200() *MessageOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteMonitorResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteMonitorResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteMonitorResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteMonitorResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteMonitorResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetMonitorResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MonitorBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetMonitorResponse) GetJSON200() *MonitorBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetMonitorResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMonitorResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMonitorResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMonitorResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMonitorResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PutMonitorResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MonitorBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutMonitorResponse) GetJSON200() *MonitorBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PutMonitorResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PutMonitorResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutMonitorResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutMonitorResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutMonitorResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type MonitorChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChangesOutputBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MonitorChangesResponse) GetJSON200() *ChangesOutputBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r MonitorChangesResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r MonitorChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MonitorChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MonitorChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MonitorChangesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RedirectsResponse200Headers the declared response headers of an HTTP 200 response for Redirects
 type RedirectsResponse200Headers struct {
 	ContentType       *string
@@ -11309,6 +13232,199 @@ func (c *ClientWithResponses) PublicSignupConfirmWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParsePublicSignupConfirmResponse(rsp)
+}
+
+// CreateExclusionListWithBodyWithResponse Create an exclusion list
+//
+// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+func (c *ClientWithResponses) CreateExclusionListWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateExclusionListResponse, error) {
+	rsp, err := c.CreateExclusionListWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateExclusionListResponse(rsp)
+}
+
+// CreateExclusionListWithResponse Create an exclusion list
+//
+// Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/queries/exclusion-list (the `CreateExclusionList` operationId).
+func (c *ClientWithResponses) CreateExclusionListWithResponse(ctx context.Context, body CreateExclusionListJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExclusionListResponse, error) {
+	rsp, err := c.CreateExclusionList(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateExclusionListResponse(rsp)
+}
+
+// SaveResultsWithBodyWithResponse Save a result set
+//
+// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+func (c *ClientWithResponses) SaveResultsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SaveResultsResponse, error) {
+	rsp, err := c.SaveResultsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSaveResultsResponse(rsp)
+}
+
+// SaveResultsWithResponse Save a result set
+//
+// Saves result rows as a query usable as inclusion_query_id / exclusion_query_id / query_id. Domain-based actions need at least one domain; `contacts` also accepts persona-only rows. 413 over 50,000 rows or 50 MB; 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/queries/save-results (the `SaveResults` operationId).
+func (c *ClientWithResponses) SaveResultsWithResponse(ctx context.Context, body SaveResultsJSONRequestBody, reqEditors ...RequestEditorFn) (*SaveResultsResponse, error) {
+	rsp, err := c.SaveResults(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSaveResultsResponse(rsp)
+}
+
+// ListSavedQueriesWithResponse List saved queries
+//
+// The organization's saved queries that have domains, newest change first. Starter plan or higher.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/queries/saved (the `ListSavedQueries` operationId).
+func (c *ClientWithResponses) ListSavedQueriesWithResponse(ctx context.Context, params *ListSavedQueriesParams, reqEditors ...RequestEditorFn) (*ListSavedQueriesResponse, error) {
+	rsp, err := c.ListSavedQueries(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSavedQueriesResponse(rsp)
+}
+
+// DeleteSavedQueryWithResponse Delete a saved query
+//
+// Deletes a saved query or exclusion list owned by the caller (or, for an organization admin, any of the organization's); 404 otherwise. Starter plan or higher.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/queries/{query_id} (the `DeleteSavedQuery` operationId).
+func (c *ClientWithResponses) DeleteSavedQueryWithResponse(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*DeleteSavedQueryResponse, error) {
+	rsp, err := c.DeleteSavedQuery(ctx, queryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSavedQueryResponse(rsp)
+}
+
+// PatchSavedQueryWithBodyWithResponse Rename or retag a saved query
+//
+// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+func (c *ClientWithResponses) PatchSavedQueryWithBodyWithResponse(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchSavedQueryResponse, error) {
+	rsp, err := c.PatchSavedQueryWithBody(ctx, queryId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchSavedQueryResponse(rsp)
+}
+
+// PatchSavedQueryWithResponse Rename or retag a saved query
+//
+// Changes query_name and/or replaces tags (at least one). Only the owner or an organization admin may change a query; otherwise 404. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/queries/{query_id} (the `PatchSavedQuery` operationId).
+func (c *ClientWithResponses) PatchSavedQueryWithResponse(ctx context.Context, queryId string, body PatchSavedQueryJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchSavedQueryResponse, error) {
+	rsp, err := c.PatchSavedQuery(ctx, queryId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchSavedQueryResponse(rsp)
+}
+
+// DeleteMonitorWithResponse Stop monitoring a saved query (beyond the spec)
+//
+// Owner or admin only; the change history goes with it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/queries/{query_id}/monitor (the `DeleteMonitor` operationId).
+func (c *ClientWithResponses) DeleteMonitorWithResponse(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*DeleteMonitorResponse, error) {
+	rsp, err := c.DeleteMonitor(ctx, queryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteMonitorResponse(rsp)
+}
+
+// GetMonitorWithResponse A saved query's monitor (beyond the spec)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/queries/{query_id}/monitor (the `GetMonitor` operationId).
+func (c *ClientWithResponses) GetMonitorWithResponse(ctx context.Context, queryId string, reqEditors ...RequestEditorFn) (*GetMonitorResponse, error) {
+	rsp, err := c.GetMonitor(ctx, queryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMonitorResponse(rsp)
+}
+
+// PutMonitorWithBodyWithResponse Monitor a saved discover query (beyond the spec)
+//
+// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+func (c *ClientWithResponses) PutMonitorWithBodyWithResponse(ctx context.Context, queryId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutMonitorResponse, error) {
+	rsp, err := c.PutMonitorWithBody(ctx, queryId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutMonitorResponse(rsp)
+}
+
+// PutMonitorWithResponse Monitor a saved discover query (beyond the spec)
+//
+// Re-runs the saved query's discovery parameters on the cron schedule; domains gained or lost since the previous run are recorded and POSTed to webhook_url, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes after whsec_), retried with backoff. The first run sets the baseline. The secret is shown only in this response; PUT again to replace the schedule, URL and secret. Owner or admin only. Starter plan or higher.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/queries/{query_id}/monitor (the `PutMonitor` operationId).
+func (c *ClientWithResponses) PutMonitorWithResponse(ctx context.Context, queryId string, body PutMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*PutMonitorResponse, error) {
+	rsp, err := c.PutMonitor(ctx, queryId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutMonitorResponse(rsp)
+}
+
+// MonitorChangesWithResponse Change history of a monitored query (beyond the spec)
+//
+// Newest first: domains added and dropped by each run that changed something, with every webhook delivery attempt.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/queries/{query_id}/monitor/changes (the `MonitorChanges` operationId).
+func (c *ClientWithResponses) MonitorChangesWithResponse(ctx context.Context, queryId string, params *MonitorChangesParams, reqEditors ...RequestEditorFn) (*MonitorChangesResponse, error) {
+	rsp, err := c.MonitorChanges(ctx, queryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMonitorChangesResponse(rsp)
 }
 
 // RedirectsWithResponse Domains redirecting to domains
@@ -12972,6 +15088,695 @@ func ParsePublicSignupConfirmResponse(rsp *http.Response) (*PublicSignupConfirmR
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateExclusionListResponse parses an HTTP response from a CreateExclusionListWithResponse call
+func ParseCreateExclusionListResponse(rsp *http.Response) (*CreateExclusionListResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateExclusionListResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExclusionListOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSaveResultsResponse parses an HTTP response from a SaveResultsWithResponse call
+func ParseSaveResultsResponse(rsp *http.Response) (*SaveResultsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SaveResultsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SaveResultsOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListSavedQueriesResponse parses an HTTP response from a ListSavedQueriesWithResponse call
+func ParseListSavedQueriesResponse(rsp *http.Response) (*ListSavedQueriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSavedQueriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ListSavedOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSavedQueryResponse parses an HTTP response from a DeleteSavedQueryWithResponse call
+func ParseDeleteSavedQueryResponse(rsp *http.Response) (*DeleteSavedQueryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSavedQueryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MessageOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePatchSavedQueryResponse parses an HTTP response from a PatchSavedQueryWithResponse call
+func ParsePatchSavedQueryResponse(rsp *http.Response) (*PatchSavedQueryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchSavedQueryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PatchSavedOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteMonitorResponse parses an HTTP response from a DeleteMonitorWithResponse call
+func ParseDeleteMonitorResponse(rsp *http.Response) (*DeleteMonitorResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteMonitorResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MessageOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetMonitorResponse parses an HTTP response from a GetMonitorWithResponse call
+func ParseGetMonitorResponse(rsp *http.Response) (*GetMonitorResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMonitorResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MonitorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePutMonitorResponse parses an HTTP response from a PutMonitorWithResponse call
+func ParsePutMonitorResponse(rsp *http.Response) (*PutMonitorResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutMonitorResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MonitorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseMonitorChangesResponse parses an HTTP response from a MonitorChangesWithResponse call
+func ParseMonitorChangesResponse(rsp *http.Response) (*MonitorChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MonitorChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChangesOutputBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ErrorModel

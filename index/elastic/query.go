@@ -59,9 +59,15 @@ const (
 var phraseFields = []string{"description", "site_text"}
 
 // maxTermsCount is Elasticsearch's default index.max_terms_count: a terms
-// query with more values is refused by the cluster, so it is refused here
-// first with a clear error.
+// query with more values is refused by the cluster.
 const maxTermsCount = 65536
+
+// termsChunk is the most values one terms query carries; a longer list
+// (a saved exclusion list of up to 250,000 domains) becomes a bool should
+// of several terms queries, which the cluster evaluates as one filter
+// (cached per segment like any filter), so results and counts stay exact.
+// A variable so tests can pin the split with small lists.
+var termsChunk = maxTermsCount
 
 // esQuery is one query clause; exactly one field is set.
 type esQuery struct {
@@ -518,13 +524,18 @@ func dateRange(field string, n index.DateRange) (esQuery, error) {
 }
 
 // termsOf is a terms query on field of the given (non-empty, deduplicated)
-// values: match-none without values, refused over Elasticsearch's limit.
-func termsOf(field string, name index.Field, values []string) (esQuery, error) {
+// values: match-none without values; over termsChunk values, an OR of
+// terms queries of termsChunk values each.
+func termsOf(field string, _ index.Field, values []string) (esQuery, error) {
 	if len(values) == 0 {
 		return matchNone(), nil
 	}
-	if len(values) > maxTermsCount {
-		return esQuery{}, fmt.Errorf("%w: %d values in one terms filter on %s (Elasticsearch allows %d)", index.ErrUnsupported, len(values), name, maxTermsCount)
+	if len(values) <= termsChunk {
+		return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
 	}
-	return esQuery{Terms: &termsQuery{Field: field, Values: values}}, nil
+	b := boolQuery{MinimumShouldMatch: 1}
+	for lo := 0; lo < len(values); lo += termsChunk {
+		b.Should = append(b.Should, esQuery{Terms: &termsQuery{Field: field, Values: values[lo:min(lo+termsChunk, len(values))]}})
+	}
+	return esQuery{Bool: &b}, nil
 }

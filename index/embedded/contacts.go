@@ -51,7 +51,11 @@ var contactFlags = []index.Field{index.ContactEmailField, index.EmailValidatedFi
 // contacts fit (2.6 GB at 256 dimensions) and scans read 4× fewer bytes;
 // the similarity error (< 0.01) does not change rankings that matter.
 type contactIndex struct {
-	mu      sync.RWMutex
+	mu sync.RWMutex
+	// sets holds the bitmaps of keyed Terms filters (saved lists) until
+	// the next write (under setsMu: searches run under mu's read lock).
+	setsMu  sync.Mutex
+	sets    map[string]*roaring.Bitmap
 	dim     int
 	ids     map[int64]uint32
 	persona []int64
@@ -708,6 +712,7 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 		return failed, fmt.Errorf("write %d contacts: %w", len(ws), err)
 	}
 	x.mu.Lock()
+	x.dropSets()
 	for i := range ws {
 		x.place(ws[i].pid, &ws[i].en, olds[i])
 	}
@@ -746,6 +751,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 		return 0, fmt.Errorf("delete contacts: %w", err)
 	}
 	x.mu.Lock()
+	x.dropSets()
 	for i, pid := range found {
 		if id, ok := x.ids[pid]; ok && olds[i] != nil {
 			x.unplace(id, olds[i])
@@ -835,11 +841,47 @@ func (e *Engine) CountContacts(ctx context.Context, f index.Filter) (int, error)
 	return int(bm.GetCardinality()), nil
 }
 
+// dropSets forgets the keyed list bitmaps; callers hold mu for writing.
+func (x *contactIndex) dropSets() {
+	x.setsMu.Lock()
+	x.sets = nil
+	x.setsMu.Unlock()
+}
+
+// keyedTerms evaluates a keyed Terms filter (a saved list) over every
+// live contact once per key and keeps the bitmap until the next write.
+func (x *contactIndex) keyedTerms(n index.Terms, cand *roaring.Bitmap) (*roaring.Bitmap, error) {
+	key := string(n.Field) + ":" + n.Key
+	x.setsMu.Lock()
+	bm, ok := x.sets[key]
+	x.setsMu.Unlock()
+	if !ok {
+		unkeyed := n
+		unkeyed.Key = ""
+		var err error
+		if bm, err = x.eval(unkeyed, x.live); err != nil {
+			return nil, err
+		}
+		bm = bm.Clone() // eval may return a posting list
+		bm.RunOptimize()
+		x.setsMu.Lock()
+		if x.sets == nil || len(x.sets) >= 64 {
+			x.sets = map[string]*roaring.Bitmap{}
+		}
+		x.sets[key] = bm
+		x.setsMu.Unlock()
+	}
+	return roaring.And(bm, cand), nil
+}
+
 func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, error) {
 	switch n := f.(type) {
 	case nil:
 		return cand, nil
 	case index.Terms:
+		if n.Key != "" {
+			return x.keyedTerms(n, cand)
+		}
 		if n.Field == index.PersonaIDField {
 			out := roaring.New()
 			for _, v := range n.Values {
@@ -1300,6 +1342,7 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 		return fmt.Errorf("refresh %d contacts: %w", len(ups), err)
 	}
 	x.mu.Lock()
+	x.dropSets()
 	for i := range ups {
 		x.place(ups[i].pid, &ups[i].en, ups[i].old)
 	}

@@ -28,6 +28,7 @@ func RunContacts(t *testing.T, open func(t *testing.T) ContactBackend) {
 		{"FilterOrderAndGrouping", testContactGrouping},
 		{"CompanyReindexRefreshesContacts", testEmployerRefresh},
 		{"SharedAndChangedEmails", testSharedEmails},
+		{"SavedLists", testContactSavedLists},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := open(t)

@@ -45,6 +45,7 @@ func RunAll(t *testing.T, open func(t *testing.T) index.Engine) {
 		{"SearchByScore", testSearchByScore},
 		{"SearchPaging", testSearchPaging},
 		{"ScanCompanies", testScanCompanies},
+		{"ExclusionList", testExclusionList},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,197 @@
+package saved_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/store/sqlite"
+)
+
+func TestParseSchedule(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		ok   bool
+	}{
+		{"0 * * * *", true}, {"@daily", true}, {"30 8 * * 1-5", true}, {"@hourly", true},
+		{"*/5 * * * *", false}, {"* * * * *", false}, {"@every 10m", false}, {"not cron", false}, {"0 0 31 2 *", false},
+	} {
+		_, err := saved.ParseSchedule(tc.spec)
+		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, saved.ErrInvalid)) {
+			t.Errorf("ParseSchedule(%q) = %v, want ok=%v", tc.spec, err, tc.ok)
+		}
+	}
+}
+
+func TestSignVerify(t *testing.T) {
+	// The Standard Webhooks reference vector.
+	sig, err := saved.Sign("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, []byte(`{"test": 2432232314}`))
+	if err != nil || sig != "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" {
+		t.Fatalf("Sign = %q, %v", sig, err)
+	}
+	h := http.Header{}
+	h.Set("webhook-id", "msg_p5jXN8AQM9LWM0D4loKWxJek")
+	h.Set("webhook-timestamp", "1614265330")
+	h.Set("webhook-signature", "v1,bogus "+sig)
+	at := time.Unix(1614265330, 0)
+	if err := saved.Verify("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", h, []byte(`{"test": 2432232314}`), at, 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := saved.Verify("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", h, []byte(`{"test": 1}`), at, 5*time.Minute); !errors.Is(err, saved.ErrBadSignature) {
+		t.Fatalf("tampered body: %v", err)
+	}
+	if err := saved.Verify("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", h, []byte(`{"test": 2432232314}`), at.Add(time.Hour), 5*time.Minute); !errors.Is(err, saved.ErrBadSignature) {
+		t.Fatalf("replayed late: %v", err)
+	}
+}
+
+// receiver is a webhook endpoint on loopback that fails the first fail
+// deliveries with 503.
+type receiver struct {
+	mu      sync.Mutex
+	fail    int
+	calls   int
+	ok      []http.Header
+	bodies  [][]byte
+	srv     *httptest.Server
+	secret  string
+	badSigs int
+}
+
+func newReceiver(t *testing.T, fail int) *receiver {
+	r := &receiver{fail: fail}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.calls++
+		if r.calls <= r.fail {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		if saved.Verify(r.secret, req.Header, body, time.Now(), 5*time.Minute) != nil {
+			r.badSigs++
+		}
+		r.ok = append(r.ok, req.Header.Clone())
+		r.bodies = append(r.bodies, body)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func TestMonitorRunsAndDelivers(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	o, _ := st.CreateOrg(ctx, "acme", store.PlanStarter)
+	u, _ := st.CreateUser(ctx, o.ID, "ops@acme.test", store.RoleMember)
+	c := saved.Caller{OrgID: o.ID, UserID: u.ID}
+	svc := saved.NewService(st)
+	q, err := svc.SaveResults(ctx, c, saved.SaveResults{Name: "watch", Action: "discover", Params: json.RawMessage(`{"icp_text":"payroll"}`),
+		Data: rows(t, `[{"domain":"a.com"},{"domain":"b.com"}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := [][]string{{"a.com", "b.com"}, {"b.com", "c.com", "d.com"}, {"b.com", "c.com", "d.com"}}
+	var runs int
+	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
+	rcv := newReceiver(t, 3)
+	ms := &saved.Monitors{Store: st, Queries: st, Now: func() time.Time { return now },
+		Discover: func(_ context.Context, m saved.Monitor, params json.RawMessage) ([]string, error) {
+			if string(params) != `{"icp_text":"payroll"}` || m.OrgID != o.ID {
+				t.Errorf("discover with %s for %s", params, m.OrgID)
+			}
+			runs++
+			return results[runs-1], nil
+		},
+		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Backoff: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}},
+	}
+	check := func(json.RawMessage) error { return nil }
+	if _, err := ms.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "*/5 * * * *", WebhookURL: rcv.srv.URL}, check); !errors.Is(err, saved.ErrInvalid) {
+		t.Fatalf("5-minute schedule: %v", err)
+	}
+	if _, err := ms.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "@hourly", WebhookURL: "ftp://x"}, check); !errors.Is(err, saved.ErrInvalid) {
+		t.Fatalf("ftp webhook: %v", err)
+	}
+	excl, _, _ := svc.CreateExclusionList(ctx, c, saved.ExclusionList{Name: "x", PersonaIDs: []int64{1}})
+	if _, err := ms.Put(ctx, c, excl.ID, saved.MonitorRequest{Schedule: "@hourly", WebhookURL: rcv.srv.URL}, check); !errors.Is(err, saved.ErrInvalid) {
+		t.Fatalf("exclusion list monitored: %v", err)
+	}
+	m, err := ms.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "@hourly", WebhookURL: rcv.srv.URL}, check)
+	if err != nil || !strings.HasPrefix(m.Secret, "whsec_") || !m.NextRunAt.Equal(time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("put: %+v %v", m, err)
+	}
+	rcv.secret = m.Secret
+
+	tick := func(at time.Time, want int) {
+		t.Helper()
+		now = at
+		n, err := ms.Tick(ctx)
+		if err != nil || n != want {
+			t.Fatalf("tick at %s: %d runs (%v), want %d", at, n, err, want)
+		}
+		ms.Wait()
+	}
+	tick(time.Date(2026, 11, 25, 9, 59, 0, 0, time.UTC), 0)  // not due
+	tick(time.Date(2026, 11, 25, 10, 0, 30, 0, time.UTC), 1) // baseline: no event
+	tick(time.Date(2026, 11, 25, 10, 30, 0, 0, time.UTC), 0)
+	tick(time.Date(2026, 11, 25, 11, 0, 5, 0, time.UTC), 1) // a.com dropped, c.com and d.com added
+	tick(time.Date(2026, 11, 25, 12, 0, 5, 0, time.UTC), 1) // no change: no event
+
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	if rcv.calls != 4 || len(rcv.ok) != 1 || rcv.badSigs != 0 {
+		t.Fatalf("receiver: %d calls, %d accepted, %d bad signatures; want the event once after 3 failures", rcv.calls, len(rcv.ok), rcv.badSigs)
+	}
+	var ev saved.ChangeEvent
+	if err := json.Unmarshal(rcv.bodies[0], &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Type != saved.EventChanged || ev.Data.QueryID != q.ID || !slices.Equal(ev.Data.Added, []string{"c.com", "d.com"}) ||
+		!slices.Equal(ev.Data.Dropped, []string{"a.com"}) || ev.Data.Total != 3 || rcv.ok[0].Get("webhook-id") != ev.Data.ChangeID {
+		t.Fatalf("event %+v", ev)
+	}
+	changes, err := st.Changes(ctx, o.ID, q.ID, 10)
+	if err != nil || len(changes) != 1 || len(changes[0].Deliveries) != 4 || changes[0].Deliveries[0].Status != 503 || changes[0].Deliveries[3].Status != 204 {
+		t.Fatalf("history %+v %v", changes, err)
+	}
+}
+
+// fakeLog records delivery attempts.
+type fakeLog struct {
+	saved.MonitorStore
+	mu sync.Mutex
+	ds []saved.Delivery
+}
+
+func (l *fakeLog) AddDelivery(_ context.Context, d saved.Delivery) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ds = append(l.ds, d)
+	return nil
+}
+
+func TestWebhookRefusesPrivateAddresses(t *testing.T) {
+	rcv := newReceiver(t, 0)
+	log := &fakeLog{}
+	w := &saved.Webhooks{Backoff: []time.Duration{}} // the default client: public addresses only
+	w.Deliver(context.Background(), log, saved.Monitor{ID: "m", WebhookURL: rcv.srv.URL, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}, "q", saved.Change{ID: "c"})
+	if rcv.calls != 0 || len(log.ds) != 1 || !strings.Contains(log.ds[0].Error, "not public") {
+		t.Fatalf("loopback webhook: %d calls, log %+v", rcv.calls, log.ds)
+	}
+}

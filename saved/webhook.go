@@ -1,0 +1,214 @@
+package saved
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Webhooks follow the Standard Webhooks conventions: headers webhook-id
+// (the change id, the same on every retry so receivers can deduplicate),
+// webhook-timestamp (Unix seconds) and webhook-signature ("v1," and the
+// base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the secret's
+// base64-decoded part after "whsec_").
+
+// EventChanged is the type of a monitor change event.
+const EventChanged = "saved_query.changed"
+
+// DefaultBackoff are the waits before the retries of a failed delivery.
+var DefaultBackoff = []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour}
+
+// Webhooks delivers change events.
+type Webhooks struct {
+	Client *http.Client
+	// Backoff are the waits before each retry (DefaultBackoff when nil);
+	// a delivery is tried len(Backoff)+1 times.
+	Backoff []time.Duration
+	Log     zerolog.Logger
+	Now     func() time.Time
+}
+
+// ChangeEvent is the webhook body.
+type ChangeEvent struct {
+	Type      string     `json:"type"`
+	Timestamp time.Time  `json:"timestamp"`
+	Data      ChangeData `json:"data"`
+}
+
+// ChangeData is the event's payload.
+type ChangeData struct {
+	QueryID   string    `json:"query_id"`
+	MonitorID string    `json:"monitor_id"`
+	ChangeID  string    `json:"change_id"`
+	At        time.Time `json:"at"`
+	Added     []string  `json:"added"`
+	Dropped   []string  `json:"dropped"`
+	Total     int       `json:"total"`
+}
+
+// Sign is the webhook-signature value of a delivery.
+func Sign(secret, id string, ts int64, body []byte) (string, error) {
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil {
+		return "", fmt.Errorf("webhook secret: %w", err)
+	}
+	mac := hmac.New(sha256.New, key)
+	fmt.Fprintf(mac, "%s.%d.", id, ts)
+	mac.Write(body)
+	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil)), nil
+}
+
+// ErrBadSignature: a webhook whose signature does not verify.
+var ErrBadSignature = errors.New("webhook signature does not verify")
+
+// Verify checks a received webhook: one of the space-separated
+// signatures matches, and the timestamp is within tolerance of now.
+func Verify(secret string, h http.Header, body []byte, now time.Time, tolerance time.Duration) error {
+	ts, err := strconv.ParseInt(h.Get("webhook-timestamp"), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: bad timestamp", ErrBadSignature)
+	}
+	if d := now.Sub(time.Unix(ts, 0)); d > tolerance || d < -tolerance {
+		return fmt.Errorf("%w: timestamp outside the tolerance", ErrBadSignature)
+	}
+	want, err := Sign(secret, h.Get("webhook-id"), ts, body)
+	if err != nil {
+		return err
+	}
+	for _, sig := range strings.Fields(h.Get("webhook-signature")) {
+		if hmac.Equal([]byte(sig), []byte(want)) {
+			return nil
+		}
+	}
+	return ErrBadSignature
+}
+
+// Deliver sends a change to the monitor's webhook, retrying with backoff
+// until a 2xx answer or the attempts run out; every attempt is logged.
+func (w *Webhooks) Deliver(ctx context.Context, st MonitorStore, m Monitor, queryID string, c Change) {
+	body, err := json.Marshal(ChangeEvent{Type: EventChanged, Timestamp: c.At, Data: ChangeData{
+		QueryID: queryID, MonitorID: m.ID, ChangeID: c.ID, At: c.At, Added: nonNil(c.Added), Dropped: nonNil(c.Dropped), Total: c.Total}})
+	if err != nil {
+		w.Log.Error().Err(err).Msg("encode webhook")
+		return
+	}
+	backoff := w.Backoff
+	if backoff == nil {
+		backoff = DefaultBackoff
+	}
+	for attempt := 1; ; attempt++ {
+		status, err := w.send(ctx, m, c.ID, body)
+		d := Delivery{ChangeID: c.ID, Attempt: attempt, Status: status, At: w.now()}
+		if err != nil {
+			d.Error = err.Error()
+		}
+		if lerr := st.AddDelivery(ctx, d); lerr != nil {
+			w.Log.Error().Err(lerr).Str("change", c.ID).Msg("log webhook delivery")
+		}
+		if err == nil {
+			return
+		}
+		if attempt > len(backoff) {
+			w.Log.Warn().Err(err).Str("change", c.ID).Int("attempts", attempt).Msg("webhook given up")
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff[attempt-1]):
+		}
+	}
+}
+
+func (w *Webhooks) now() time.Time {
+	if w.Now != nil {
+		return w.Now()
+	}
+	return time.Now()
+}
+
+func (w *Webhooks) send(ctx context.Context, m Monitor, id string, body []byte) (int, error) {
+	ts := w.now().Unix()
+	sig, err := Sign(m.Secret, id, ts, body)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.WebhookURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("webhook request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("webhook-signature", sig)
+	client := w.Client
+	if client == nil {
+		client = WebhookClient(false)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("webhook post: %w", err)
+	}
+	io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	res.Body.Close()
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return res.StatusCode, fmt.Errorf("webhook answered %d", res.StatusCode)
+	}
+	return res.StatusCode, nil
+}
+
+// ErrPrivateAddress: a webhook URL resolving to a loopback, private,
+// link-local or otherwise non-public address, refused so customers cannot
+// make the server call into its own network.
+var ErrPrivateAddress = errors.New("webhook address is not public")
+
+// WebhookClient is the HTTP client of webhook deliveries: redirects are
+// not followed, and unless allowPrivate (tests, single-tenant setups)
+// connections to non-public addresses are refused at dial time, after DNS
+// resolution, so a name that resolves inward is refused too.
+func WebhookClient(allowPrivate bool) *http.Client {
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	if !allowPrivate {
+		d.Control = func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, address)
+			}
+			a := ap.Addr().Unmap()
+			if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+				a.IsMulticast() || a.IsUnspecified() || a.IsInterfaceLocalMulticast() {
+				return fmt.Errorf("%w: %s", ErrPrivateAddress, a)
+			}
+			return nil
+		}
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.DialContext = d.DialContext
+	return &http.Client{Transport: tr, Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,15 @@
+package postgres
+
+import (
+	"testing"
+
+	"github.com/openprospect/prospectd/store/storetest"
+)
+
+func TestSavedConformance(t *testing.T) {
+	storetest.RunSaved(t, func(t *testing.T) storetest.SavedStore { return open(t, testURL(t)) })
+}
+
+func TestMonitorConformance(t *testing.T) {
+	storetest.RunMonitors(t, func(t *testing.T) storetest.MonitorStore { return open(t, testURL(t)) })
+}
