@@ -13,7 +13,7 @@ import "github.com/danielgtaylor/huma/v2"
 
 // SegmentForm is the form of POST /v1/segment.
 type SegmentForm struct {
-	File         huma.FormFile `form:"file" contentType:"text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" required:"true" doc:"CSV or .xlsx file, at most 1 MB and 10,000 rows"`
+	File         huma.FormFile `form:"file" contentType:"text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" required:"false" doc:"CSV or .xlsx file, at most 1 MB and 10,000 rows; required unless query_id is given"`
 	DomainColumn string        `form:"domain_column" required:"false" maxLength:"300" doc:"Header of the column with the domains; detected from header names and values when omitted"`
 	MaxSegments  int           `form:"max_segments" required:"false" minimum:"2" maximum:"100" doc:"Number of segments, 2-100; chosen by silhouette when omitted"`
 	QueryID      []string      `form:"query_id" required:"false" doc:"Saved query ids whose domains are unioned into the set (404 for an unknown id)"`
@@ -22,7 +22,7 @@ type SegmentForm struct {
 // AppendForm is the form of POST /v1/append; every field but `file` may
 // also be a query parameter.
 type AppendForm struct {
-	File         huma.FormFile `form:"file" contentType:"text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" required:"true" doc:"CSV or .xlsx file, at most 5 MB and 10,000 rows"`
+	File         huma.FormFile `form:"file" contentType:"text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" required:"false" doc:"CSV or .xlsx file, at most 5 MB and 10,000 rows; required unless query_id is given"`
 	Dataset      []string      `form:"dataset" required:"false" doc:"Datasets to append (repeatable or comma-separated): bizdata, domain_status, redirects, growth, vendors, subdomains; required here or as a query parameter"`
 	DomainColumn string        `form:"domain_column" required:"false" maxLength:"300" doc:"Header of the column with the domains; detected when omitted"`
 	QueryID      []string      `form:"query_id" required:"false" doc:"Saved query ids whose domains are appended too (404 for an unknown id)"`

@@ -2065,8 +2065,8 @@ type AppendMultipartBody struct {
 	// DomainColumn Header of the column with the domains; detected when omitted
 	DomainColumn *string `json:"domain_column,omitempty"`
 
-	// File CSV or .xlsx file, at most 5 MB and 10,000 rows
-	File openapi_types.File `json:"file"`
+	// File CSV or .xlsx file, at most 5 MB and 10,000 rows; required unless query_id is given
+	File *openapi_types.File `json:"file,omitempty"`
 
 	// QueryId Saved query ids whose domains are appended too (404 for an unknown id)
 	QueryId *[]string `json:"query_id,omitempty"`
@@ -2761,8 +2761,8 @@ type SegmentMultipartBody struct {
 	// DomainColumn Header of the column with the domains; detected from header names and values when omitted
 	DomainColumn *string `json:"domain_column,omitempty"`
 
-	// File CSV or .xlsx file, at most 1 MB and 10,000 rows
-	File openapi_types.File `json:"file"`
+	// File CSV or .xlsx file, at most 1 MB and 10,000 rows; required unless query_id is given
+	File *openapi_types.File `json:"file,omitempty"`
 
 	// MaxSegments Number of segments, 2-100; chosen by silhouette when omitted
 	MaxSegments *int64 `json:"max_segments,omitempty"`
