@@ -22,6 +22,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/miekg/dns v1.1.73 // indirect
+
 require (
 	github.com/AfterShip/email-verifier v1.4.1
 	github.com/DataDog/zstd v1.4.5 // indirect
