@@ -72,6 +72,9 @@ type Result struct {
 	DurationMs int64   `json:"duration_ms"`
 	// RetryAt is when a greylisted lookup is rechecked.
 	RetryAt *time.Time `json:"retry_at,omitempty"`
+	// Withheld says why a found address is not shown: "no_credits" when
+	// the account's credits did not cover it (it was not billed).
+	Withheld string `json:"withheld,omitempty"`
 	// Cached results carry their age.
 	Cached     bool      `json:"cached,omitempty"`
 	AgeSeconds *int64    `json:"age_seconds,omitempty"`

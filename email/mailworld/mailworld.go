@@ -92,10 +92,12 @@ type World struct {
 }
 
 type host struct {
-	name  string
-	ip    string
-	b     Behaviour
-	conns atomic.Int64
+	name    string
+	ip      string
+	b       Behaviour
+	conns   atomic.Int64
+	active  atomic.Int64
+	maxOpen atomic.Int64
 }
 
 // New starts the DNS server and picks the SMTP port.
@@ -219,6 +221,17 @@ func (w *World) Connections(name string) int64 {
 	return h.conns.Load()
 }
 
+// MaxConcurrent is the most sessions the named exchanger had open at once.
+func (w *World) MaxConcurrent(name string) int64 {
+	w.mu.Lock()
+	h := w.hosts[strings.ToLower(name)]
+	w.mu.Unlock()
+	if h == nil {
+		return 0
+	}
+	return h.maxOpen.Load()
+}
+
 func (w *World) serveDNS(rw dns.ResponseWriter, r *dns.Msg) {
 	m := new(dns.Msg)
 	m.SetReply(r)
@@ -274,6 +287,13 @@ func (b *backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	if b.h.b.RejectOddConns && n%2 == 1 {
 		time.AfterFunc(20*time.Millisecond, func() { c.Close() })
 		return nil, &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "Too many connections, try again later"}
+	}
+	open := b.h.active.Add(1)
+	for {
+		m := b.h.maxOpen.Load()
+		if open <= m || b.h.maxOpen.CompareAndSwap(m, open) {
+			break
+		}
 	}
 	return &session{w: b.w, h: b.h, c: c}, nil
 }
@@ -371,8 +391,11 @@ func (s *session) Data(r io.Reader) error {
 	return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "verifiers must not send DATA"}
 }
 
-func (s *session) Reset()        {}
-func (s *session) Logout() error { return nil }
+func (s *session) Reset() {}
+func (s *session) Logout() error {
+	s.h.active.Add(-1)
+	return nil
+}
 
 type quietLog struct{}
 
