@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
@@ -47,6 +48,8 @@ type Deps struct {
 	// TaskLease is how long a task stays with a worker that stops
 	// renewing it (a killed server); jobs.DefaultLease when 0.
 	TaskLease time.Duration
+	// Email configures email finding and verification.
+	Email email.Config
 }
 
 // Server is the HTTP API.
@@ -115,6 +118,7 @@ func New(d Deps) *Server {
 	s.registerSegment()
 	s.registerBulkMatch()
 	s.registerAppend()
+	s.registerEmail()
 	if ce, ok := contactEngine(d.Engine); ok {
 		svc := &query.ContactService{Engine: ce, Companies: s.companies}
 		s.registerContacts(svc)

@@ -45,6 +45,20 @@ type Config struct {
 	Parallel       int           // lookups in flight per batch (8)
 }
 
+// Validate checks what NewService would refuse, for a clear error at
+// start-up.
+func (c Config) Validate() error {
+	if c.Proxy != "" {
+		if _, err := smtpprobe.New(smtpprobe.Config{Proxy: c.Proxy}); err != nil {
+			return fmt.Errorf("email lookups: %w", err)
+		}
+	}
+	if c.SMTPPort < 0 || c.SMTPPort > 65535 {
+		return fmt.Errorf("email lookups: SMTP port %d: want 1-65535", c.SMTPPort)
+	}
+	return nil
+}
+
 // Limiter returns the global pace of lookups, nil when lifted.
 func (c Config) Limiter() *rate.Limiter {
 	perMin := c.RatePerMinute

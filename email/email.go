@@ -56,6 +56,8 @@ type Request struct {
 	KnownPattern string `json:"known_pattern,omitempty"`
 	// Email is the address to check for kind verify.
 	Email string `json:"email,omitempty"`
+	// Escalate tries twice as many candidates (a batch's round escalate).
+	Escalate bool `json:"escalate,omitempty"`
 }
 
 // Result is a lookup's outcome: the spec's email job result plus evidence.

@@ -83,6 +83,20 @@ func orDur(v, def time.Duration) time.Duration {
 // ErrBadRequest marks a request that cannot be looked up as given.
 var ErrBadRequest = errors.New("invalid email lookup request")
 
+// FieldError names the request field that broke a rule.
+type FieldError struct {
+	Field, Rule string
+}
+
+func (e *FieldError) Error() string { return ErrBadRequest.Error() + ": " + e.Field + ": " + e.Rule }
+
+// Unwrap makes errors.Is(err, ErrBadRequest) true.
+func (e *FieldError) Unwrap() error { return ErrBadRequest }
+
+func bad(field, format string, args ...any) error {
+	return &FieldError{Field: field, Rule: fmt.Sprintf(format, args...)}
+}
+
 // Validate checks and normalizes a request of the kind: names with a
 // letter or digit, a valid domain, a known pattern the parser reads, or a
 // valid address for verify.
@@ -91,50 +105,50 @@ func Validate(kind string, r Request) (Request, error) {
 	case KindVerify:
 		addr, err := mail.ParseAddress(strings.TrimSpace(r.Email))
 		if err != nil || addr.Name != "" {
-			return r, fmt.Errorf("%w: email: not a plain address", ErrBadRequest)
+			return r, bad("email", "not a plain address")
 		}
 		local, host, _ := strings.Cut(strings.ToLower(addr.Address), "@")
 		d, err := domain.Normalize(host)
 		if err != nil || d != host && !strings.HasSuffix(host, "."+d) {
-			return r, fmt.Errorf("%w: email: domain %q: not a valid domain", ErrBadRequest, host)
+			return r, bad("email", "domain %q: not a valid domain", host)
 		}
 		if len(local) > 64 {
-			return r, fmt.Errorf("%w: email: local part over 64 characters", ErrBadRequest)
+			return r, bad("email", "local part over 64 characters")
 		}
 		r.Email = local + "@" + host
 		r.Domain = host
 		return r, nil
 	case KindFind:
 		if strings.TrimSpace(r.FirstName) == "" {
-			return r, fmt.Errorf("%w: first_name: required", ErrBadRequest)
+			return r, bad("first_name", "required")
 		}
 		if strings.TrimSpace(r.LastName) == "" {
-			return r, fmt.Errorf("%w: last_name: required", ErrBadRequest)
+			return r, bad("last_name", "required")
 		}
 		if _, ok := NormalizeName(r.FirstName, r.LastName); !ok {
-			return r, fmt.Errorf("%w: first_name/last_name: need a letter or digit each", ErrBadRequest)
+			return r, bad("first_name/last_name", "need a letter or digit each")
 		}
 		host := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(r.Domain)), ".")
 		if host == "" {
-			return r, fmt.Errorf("%w: domain: required", ErrBadRequest)
+			return r, bad("domain", "required")
 		}
 		if strings.Contains(host, "@") {
 			_, host, _ = strings.Cut(host, "@")
 		}
 		if _, err := domain.Normalize(host); err != nil {
-			return r, fmt.Errorf("%w: domain: %v", ErrBadRequest, err)
+			return r, bad("domain", "%v", err)
 		}
 		r.Domain = host
 		if r.KnownPattern != "" {
 			t, err := ParsePattern(r.KnownPattern)
 			if err != nil {
-				return r, fmt.Errorf("%w: known_pattern: %v", ErrBadRequest, err)
+				return r, bad("known_pattern", "%v", err)
 			}
 			r.KnownPattern = t
 		}
 		return r, nil
 	}
-	return r, fmt.Errorf("%w: kind: want find or verify", ErrBadRequest)
+	return r, bad("kind", "want find or verify")
 }
 
 // Find looks for a person's address at a domain. The request must have
@@ -160,7 +174,11 @@ func (f *Finder) Find(ctx context.Context, req Request) Result {
 	if ev.PatternSource == "" {
 		ev.PatternSource = "common"
 	}
-	cands := Candidates(name, req.Domain, known, orInt(f.MaxCandidates, DefaultMaxCandidates))
+	max := orInt(f.MaxCandidates, DefaultMaxCandidates)
+	if req.Escalate {
+		max *= 2
+	}
+	cands := Candidates(name, req.Domain, known, max)
 	res = f.probe(ctx, res, req.Domain, cands, KindFind)
 	res.DurationMs = time.Since(start).Milliseconds()
 	return res

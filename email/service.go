@@ -74,7 +74,8 @@ type TaskInput struct {
 
 // Submission is a validated batch to submit.
 type Submission struct {
-	Kind          string
+	Kind          string   // of every request, unless Kinds gives one
+	Kinds         []string // per request (find or verify)
 	Requests      []Request
 	Refs          []string
 	SourceQueryID string
@@ -91,6 +92,9 @@ func (s *Service) Submit(ctx context.Context, orgID string, sub Submission) (sto
 			return store.EmailBatch{}, nil, fmt.Errorf("submit email lookups: %w", err)
 		}
 		jobs[i] = store.EmailJob{Kind: sub.Kind, Request: body}
+		if i < len(sub.Kinds) && sub.Kinds[i] != "" {
+			jobs[i].Kind = sub.Kinds[i]
+		}
 		if i < len(sub.Refs) {
 			jobs[i].Ref = sub.Refs[i]
 		}
