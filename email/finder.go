@@ -26,7 +26,7 @@ type PatternSource interface {
 
 // Defaults of the Finder's optional fields.
 const (
-	DefaultMaxCandidates        = 16
+	DefaultMaxCandidates        = 20
 	DefaultMinPatternConfidence = 0.3
 	DefaultRetries              = 3
 	DefaultGreylistDelay        = 5 * time.Minute

@@ -17,7 +17,11 @@ type Name struct {
 	Lasts  []string
 }
 
-var accentFolder = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// A transform.Chain keeps state between calls, so one is made per call:
+// lookups normalize names concurrently.
+func accentFolder() transform.Transformer {
+	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}
 
 // letters without a combining-mark decomposition.
 var spelled = strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "o", "æ", "ae", "Æ", "ae", "œ", "oe", "Œ", "oe",
@@ -26,7 +30,7 @@ var spelled = strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "o", "æ", "ae", 
 // fold lower-cases, strips accents and spells out the letters that have
 // none ("Müller" -> "muller", "Łukasz" -> "lukasz").
 func fold(s string) string {
-	out, _, err := transform.String(accentFolder, s)
+	out, _, err := transform.String(accentFolder(), s)
 	if err != nil {
 		out = s
 	}

@@ -21,7 +21,9 @@ import (
 	"github.com/openprospect/prospectd/store/sqlite"
 )
 
-func openStore(t *testing.T) *sqlite.Store {
+func openStore(t *testing.T) *sqlite.Store { return openStoreTB(t) }
+
+func openStoreTB(t testing.TB) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
@@ -41,7 +43,12 @@ func newService(t *testing.T, st *sqlite.Store, w *mailworld.World, lease time.D
 	return svc, r
 }
 
-func waitBatch(t *testing.T, svc *email.Service, orgID, batchID string, timeout time.Duration, during func(email.BatchView)) email.BatchView {
+func waitBatchTB(t testing.TB, svc *email.Service, orgID, batchID string, timeout time.Duration) email.BatchView {
+	t.Helper()
+	return waitBatch(t, svc, orgID, batchID, timeout, nil)
+}
+
+func waitBatch(t testing.TB, svc *email.Service, orgID, batchID string, timeout time.Duration, during func(email.BatchView)) email.BatchView {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
