@@ -80,11 +80,11 @@ func NewService(cfg Config, st store.EmailStore, orgs Orgs, biller *account.Bill
 		from = "verify@" + cfg.SenderDomain
 	}
 	p, err := smtpprobe.New(smtpprobe.Config{Port: cfg.SMTPPort, HeloName: helo, MailFrom: from, AllowPrivate: cfg.AllowPrivate,
-		Proxy: cfg.Proxy, ConnectTimeout: cfg.ConnectTimeout, CommandTimeout: cfg.CommandTimeout, Backoff: cfg.Backoff})
+		Proxy: cfg.Proxy, ConnectTimeout: cfg.ConnectTimeout, CommandTimeout: cfg.CommandTimeout, Backoff: cfg.Backoff, Pace: cfg.Limiter()})
 	if err != nil {
 		return nil, fmt.Errorf("email lookups: %w", err)
 	}
-	f := &Finder{DNS: &dnsmx.Resolver{Server: cfg.DNSServer}, Prober: p, Limiter: cfg.Limiter(), Patterns: patterns,
+	f := &Finder{DNS: &dnsmx.Resolver{Server: cfg.DNSServer}, Prober: p, Patterns: patterns,
 		GreylistDelay: cfg.GreylistDelay}
 	return &Service{Store: st, Orgs: orgs, Finder: f, Biller: biller, Tasks: tasks, Log: log,
 		MaxActive: cfg.MaxActive, Parallel: cfg.Parallel}, nil

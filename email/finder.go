@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/openprospect/prospectd/email/dnsmx"
 	"github.com/openprospect/prospectd/email/smtpprobe"
 	"github.com/openprospect/prospectd/record/domain"
@@ -37,11 +35,10 @@ const (
 
 // Finder runs lookups: DNS, then one SMTP session per attempt.
 type Finder struct {
-	DNS    *dnsmx.Resolver
-	Prober *smtpprobe.Prober
-	// Limiter paces SMTP sessions across every lookup of the process (the
-	// spec's shared ~70 lookups a minute); nil for no limit.
-	Limiter  *rate.Limiter
+	DNS *dnsmx.Resolver
+	// Prober runs the SMTP sessions; its Pace is the process's shared
+	// lookup rate (the spec's ~70 a minute).
+	Prober   *smtpprobe.Prober
 	Patterns PatternSource // optional
 
 	MaxCandidates        int
@@ -324,11 +321,6 @@ func (f *Finder) probe(ctx context.Context, res Result, dom string, cands []Cand
 	}
 	var out smtpprobe.Outcome
 	for attempt := 0; attempt < orInt(f.Retries, DefaultRetries); attempt++ {
-		if f.Limiter != nil {
-			if err = f.Limiter.Wait(ctx); err != nil {
-				break
-			}
-		}
 		res.Attempts++
 		var o smtpprobe.Outcome
 		o, err = f.Prober.Probe(ctx, targets, rcpts)

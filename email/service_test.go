@@ -249,8 +249,7 @@ func TestServiceCacheBillingAndLimit(t *testing.T) {
 // exchanger never sees two sessions at once.
 func TestGlobalRateAndHostConcurrency(t *testing.T) {
 	w := testWorld(t)
-	f := testFinder(t, w, smtpprobe.Config{AllowPrivate: true})
-	f.Limiter = rate.NewLimiter(rate.Limit(20), 1) // 1,200 a minute
+	f := testFinder(t, w, smtpprobe.Config{AllowPrivate: true, Pace: rate.NewLimiter(rate.Limit(20), 1)}) // 1,200 a minute
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 0; i < 11; i++ {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 	"golang.org/x/net/proxy"
+	"golang.org/x/time/rate"
 )
 
 // Sentinel errors callers branch on.
@@ -66,6 +67,11 @@ type Config struct {
 	// MaxWait is the longest a probe waits for a host's backoff to end
 	// before giving up with ErrRateLimited; Backoff when 0.
 	MaxWait time.Duration
+	// Pace spaces the sessions of every probe (the global lookup rate):
+	// one token per probe, taken once the exchanger is free and has
+	// answered, so neither a busy exchanger nor an unreachable one eats
+	// into the pace. nil: no limit.
+	Pace *rate.Limiter
 }
 
 func (c Config) withDefaults() Config {
@@ -366,6 +372,14 @@ func (p *Prober) probeAddr(ctx context.Context, host, addr string, rcpts []strin
 		if first {
 			out.Reused = reused
 			first = false
+			// One token per session, taken once the exchanger answered:
+			// an unreachable backup MX costs none.
+			if p.cfg.Pace != nil {
+				if err := p.cfg.Pace.Wait(ctx); err != nil {
+					ss.close()
+					return fmt.Errorf("%s: waiting for the global rate: %w", host, ErrTimeout)
+				}
+			}
 		}
 		out.TLS = out.TLS || ss.tls
 		ss.uses++
