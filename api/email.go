@@ -65,6 +65,17 @@ type EmailBatchAccepted struct {
 	Total   int      `json:"total"`
 }
 
+// EmailFeedbackBody is POST /v1/email/feedback (an extension).
+type EmailFeedbackBody struct {
+	Email     string `json:"email" minLength:"3" maxLength:"254" doc:"The address mail was sent to"`
+	Outcome   string `json:"outcome" enum:"bounced,delivered" doc:"What happened to the mail"`
+	FirstName string `json:"first_name,omitempty" maxLength:"100" doc:"The person's first name, to tell the address's pattern when no lookup of it is cached"`
+	LastName  string `json:"last_name,omitempty" maxLength:"100"`
+}
+
+type emailFeedbackInput struct{ Body EmailFeedbackBody }
+type emailFeedbackOutput struct{ Body email.FeedbackResult }
+
 type emailFindInput struct{ Body EmailFindBody }
 type emailVerifyInput struct{ Body EmailVerifyBody }
 type emailBatchInput struct{ Body EmailBatchBody }
@@ -179,6 +190,26 @@ func (s *Server) registerEmail() {
 			out.Body.JobIDs[i] = j.ID
 		}
 		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "email-feedback", Method: http.MethodPost, Path: "/v1/email/feedback",
+		Summary:     "Report a bounced or delivered address (extension)",
+		Description: "A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.",
+		Tags:        []string{"Email"}, Security: authRequired, Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *emailFeedbackInput) (*emailFeedbackOutput, error) {
+		if _, err := s.paid(ctx, store.PlanStarter); err != nil {
+			return nil, err
+		}
+		b := in.Body
+		res, err := svc.Feedback(ctx, email.FeedbackRequest{Email: b.Email, Outcome: b.Outcome, FirstName: b.FirstName, LastName: b.LastName})
+		if errors.Is(err, email.ErrBadRequest) {
+			return nil, huma.NewError(http.StatusUnprocessableEntity, "invalid feedback", fieldDetail("body", err))
+		}
+		if err != nil {
+			return nil, s.internal(ctx, "email feedback", err)
+		}
+		return &emailFeedbackOutput{Body: res}, nil
 	})
 
 	huma.Register(s.api, huma.Operation{

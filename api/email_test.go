@@ -83,6 +83,17 @@ func TestEmailFindEndpoint(t *testing.T) {
 		t.Fatalf("verify: %+v %+v", v, v.Result)
 	}
 
+	// Delivery feedback moves the domain's pattern.
+	var fb email.FeedbackResult
+	if res := f.postJSON(t, "/v1/email/feedback", `{"email": "jane.doe@acme-mail.example.com", "outcome": "delivered"}`, &fb); res.StatusCode != http.StatusOK ||
+		fb.Pattern != "{first}.{last}" || fb.DomainPattern != "{first}.{last}" || fb.CachedResults != 1 {
+		t.Fatalf("feedback: %d %+v", res.StatusCode, fb)
+	}
+	var prob map[string]any
+	if res := f.postJSON(t, "/v1/email/feedback", `{"email": "jane.doe@acme-mail.example.com", "outcome": "lost"}`, &prob); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("bad outcome: %d %v", res.StatusCode, prob)
+	}
+
 	// Another organization cannot see the job.
 	other := f.keyFor(t, "other", store.PlanTeam)
 	if res := f.getWith(t, other, "/v1/email/jobs/"+acc.JobID, nil); res.StatusCode != http.StatusNotFound {

@@ -84,7 +84,7 @@ func NewService(cfg Config, st store.EmailStore, orgs Orgs, biller *account.Bill
 	if err != nil {
 		return nil, fmt.Errorf("email lookups: %w", err)
 	}
-	f := &Finder{DNS: &dnsmx.Resolver{Server: cfg.DNSServer}, Prober: p, Patterns: patterns,
+	f := &Finder{DNS: &dnsmx.Resolver{Server: cfg.DNSServer}, Prober: p, Patterns: &FeedbackPatterns{Store: st, Index: patterns},
 		GreylistDelay: cfg.GreylistDelay}
 	return &Service{Store: st, Orgs: orgs, Finder: f, Biller: biller, Tasks: tasks, Log: log,
 		MaxActive: cfg.MaxActive, Parallel: cfg.Parallel}, nil

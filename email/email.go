@@ -77,6 +77,8 @@ type Result struct {
 	// Withheld says why a found address is not shown: "no_credits" when
 	// the account's credits did not cover it (it was not billed).
 	Withheld string `json:"withheld,omitempty"`
+	// DeliveryConfirmed: a customer reported mail to the address delivered.
+	DeliveryConfirmed bool `json:"delivery_confirmed,omitempty"`
 	// Cached results carry their age.
 	Cached     bool      `json:"cached,omitempty"`
 	AgeSeconds *int64    `json:"age_seconds,omitempty"`
@@ -100,7 +102,7 @@ type Evidence struct {
 	ImplicitMX        bool      `json:"implicit_mx,omitempty"`
 	MXHost            string    `json:"mx_host,omitempty"`
 	TLS               bool      `json:"tls,omitempty"`
-	PatternSource     string    `json:"pattern_source,omitempty"` // known_pattern, index, common
+	PatternSource     string    `json:"pattern_source,omitempty"` // known_pattern, measured (contact index and delivery reports), common
 	PatternConfidence float64   `json:"pattern_confidence,omitempty"`
 	// CatchAllProbe is the reply to a made-up local part.
 	CatchAllProbe *smtpprobe.Reply  `json:"catch_all_probe,omitempty"`

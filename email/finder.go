@@ -164,7 +164,7 @@ func (f *Finder) Find(ctx context.Context, req Request) Result {
 		t, conf, err := f.Patterns.EmailPattern(ctx, req.Domain)
 		if err == nil && t != "" && conf >= orFloat(f.MinPatternConfidence, DefaultMinPatternConfidence) {
 			if p, err := ParsePattern(t); err == nil {
-				known, ev.PatternSource, ev.PatternConfidence = p, "index", conf
+				known, ev.PatternSource, ev.PatternConfidence = p, "measured", conf
 			}
 		}
 	}

@@ -404,6 +404,9 @@ func (s *Service) lookup(ctx context.Context, kind string, req Request) Result {
 			if err := s.Store.PutEmailCache(bg, store.EmailCacheEntry{Key: key, Result: body, CheckedAt: now}); err != nil {
 				s.Log.Warn().Err(err).Msg("cache email result")
 			}
+			if r.Result != nil && r.Result.Email != "" && kind == KindFind {
+				s.rememberAddress(bg, r.Result.Email, key)
+			}
 		}
 		if r.Evidence != nil && r.Evidence.Method != MethodDNS {
 			provider := ""

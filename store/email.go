@@ -63,6 +63,14 @@ type EmailDomain struct {
 	CheckedAt time.Time
 }
 
+// EmailPatternFeedback counts delivery reports for addresses a domain
+// built with one template.
+type EmailPatternFeedback struct {
+	Domain, Template   string
+	Delivered, Bounced int
+	UpdatedAt          time.Time
+}
+
 // EmailStore is the state of email lookups: batches and their jobs, the
 // result cache and the per-domain catch-all cache. Implemented by the
 // SQLite and PostgreSQL stores; store/storetest.RunEmail is its suite.
@@ -100,4 +108,10 @@ type EmailStore interface {
 	GetEmailDomain(ctx context.Context, domain string) (EmailDomain, error)
 	// PutEmailDomain stores (or replaces) a domain's record.
 	PutEmailDomain(ctx context.Context, d EmailDomain) error
+
+	// RecordEmailPatternFeedback counts one delivered (or bounced) address
+	// of the domain's template.
+	RecordEmailPatternFeedback(ctx context.Context, domain, template string, delivered bool) error
+	// ListEmailPatternFeedback returns a domain's counts, by template.
+	ListEmailPatternFeedback(ctx context.Context, domain string) ([]EmailPatternFeedback, error)
 }

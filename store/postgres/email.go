@@ -209,3 +209,36 @@ func (s *Store) PutEmailDomain(ctx context.Context, d store.EmailDomain) error {
 	}
 	return nil
 }
+
+// RecordEmailPatternFeedback implements store.EmailStore.
+func (s *Store) RecordEmailPatternFeedback(ctx context.Context, domain, template string, delivered bool) error {
+	d, b := 0, 1
+	if delivered {
+		d, b = 1, 0
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO email_pattern_feedback (domain, template, delivered, bounced, updated_at) VALUES ($1, $2, $3, $4, now())
+		ON CONFLICT (domain, template) DO UPDATE SET delivered = email_pattern_feedback.delivered + excluded.delivered,
+		bounced = email_pattern_feedback.bounced + excluded.bounced, updated_at = now()`, domain, template, d, b); err != nil {
+		return fmt.Errorf("record email pattern feedback: %w", err)
+	}
+	return nil
+}
+
+// ListEmailPatternFeedback implements store.EmailStore.
+func (s *Store) ListEmailPatternFeedback(ctx context.Context, domain string) ([]store.EmailPatternFeedback, error) {
+	rows, err := s.pool.Query(ctx, `SELECT domain, template, delivered, bounced, updated_at FROM email_pattern_feedback WHERE domain = $1 ORDER BY template`, domain)
+	if err != nil {
+		return nil, fmt.Errorf("list email pattern feedback: %w", err)
+	}
+	defer rows.Close()
+	var out []store.EmailPatternFeedback
+	for rows.Next() {
+		var f store.EmailPatternFeedback
+		if err := rows.Scan(&f.Domain, &f.Template, &f.Delivered, &f.Bounced, &f.UpdatedAt); err != nil {
+			return nil, fmt.Errorf("list email pattern feedback: %w", err)
+		}
+		f.UpdatedAt = f.UpdatedAt.UTC()
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}

@@ -213,3 +213,37 @@ func (s *Store) PutEmailDomain(ctx context.Context, d store.EmailDomain) error {
 	}
 	return nil
 }
+
+// RecordEmailPatternFeedback implements store.EmailStore.
+func (s *Store) RecordEmailPatternFeedback(ctx context.Context, domain, template string, delivered bool) error {
+	d, b := 0, 1
+	if delivered {
+		d, b = 1, 0
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO email_pattern_feedback (domain, template, delivered, bounced, updated_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (domain, template) DO UPDATE SET delivered = delivered + excluded.delivered, bounced = bounced + excluded.bounced,
+		updated_at = excluded.updated_at`, domain, template, d, b, now()); err != nil {
+		return fmt.Errorf("record email pattern feedback: %w", err)
+	}
+	return nil
+}
+
+// ListEmailPatternFeedback implements store.EmailStore.
+func (s *Store) ListEmailPatternFeedback(ctx context.Context, domain string) ([]store.EmailPatternFeedback, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT domain, template, delivered, bounced, updated_at FROM email_pattern_feedback WHERE domain = ? ORDER BY template`, domain)
+	if err != nil {
+		return nil, fmt.Errorf("list email pattern feedback: %w", err)
+	}
+	defer rows.Close()
+	var out []store.EmailPatternFeedback
+	for rows.Next() {
+		var f store.EmailPatternFeedback
+		var at int64
+		if err := rows.Scan(&f.Domain, &f.Template, &f.Delivered, &f.Bounced, &at); err != nil {
+			return nil, fmt.Errorf("list email pattern feedback: %w", err)
+		}
+		f.UpdatedAt = ts(at)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}

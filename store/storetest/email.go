@@ -28,6 +28,7 @@ func RunEmail(t *testing.T, open func(t *testing.T) EmailStore) {
 		{"Limit", testEmailLimit},
 		{"LimitConcurrent", testEmailLimitConcurrent},
 		{"Cache", testEmailCache},
+		{"PatternFeedback", testEmailPatternFeedback},
 	} {
 		t.Run("Email"+tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -197,5 +198,35 @@ func testEmailCache(t *testing.T, s EmailStore) {
 	}
 	if d, _ := s.GetEmailDomain(ctx, "acme.test"); d.CatchAll || d.Provider != "" {
 		t.Fatalf("after replace: %+v", d)
+	}
+}
+
+func testEmailPatternFeedback(t *testing.T, s EmailStore) {
+	ctx := context.Background()
+	if fb, err := s.ListEmailPatternFeedback(ctx, "acme.test"); err != nil || len(fb) != 0 {
+		t.Fatalf("no feedback yet: %+v %v", fb, err)
+	}
+	for _, delivered := range []bool{true, true, false} {
+		if err := s.RecordEmailPatternFeedback(ctx, "acme.test", "{first}.{last}", delivered); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RecordEmailPatternFeedback(ctx, "acme.test", "{f}{last}", false); err != nil {
+		t.Fatal(err)
+	}
+	s.RecordEmailPatternFeedback(ctx, "other.test", "{first}", true)
+	fb, err := s.ListEmailPatternFeedback(ctx, "acme.test")
+	if err != nil || len(fb) != 2 {
+		t.Fatalf("ListEmailPatternFeedback = %+v %v", fb, err)
+	}
+	byTpl := map[string]store.EmailPatternFeedback{}
+	for _, f := range fb {
+		byTpl[f.Template] = f
+	}
+	if f := byTpl["{first}.{last}"]; f.Delivered != 2 || f.Bounced != 1 || f.UpdatedAt.IsZero() || f.Domain != "acme.test" {
+		t.Fatalf("first.last: %+v", f)
+	}
+	if f := byTpl["{f}{last}"]; f.Delivered != 0 || f.Bounced != 1 {
+		t.Fatalf("flast: %+v", f)
 	}
 }

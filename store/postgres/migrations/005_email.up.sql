@@ -44,3 +44,14 @@ CREATE TABLE email_domains (
     provider   text NOT NULL DEFAULT '',
     checked_at timestamptz NOT NULL
 );
+
+-- Delivery feedback (bounced or delivered addresses) per domain and
+-- template; it moves the template's confidence.
+CREATE TABLE email_pattern_feedback (
+    domain     text NOT NULL,
+    template   text NOT NULL,
+    delivered  integer NOT NULL DEFAULT 0,
+    bounced    integer NOT NULL DEFAULT 0,
+    updated_at timestamptz NOT NULL,
+    PRIMARY KEY (domain, template)
+);

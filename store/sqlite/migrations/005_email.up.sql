@@ -44,3 +44,14 @@ CREATE TABLE email_domains (
     provider   TEXT NOT NULL DEFAULT '',
     checked_at INTEGER NOT NULL
 );
+
+-- Delivery feedback (bounced or delivered addresses) per domain and
+-- template; it moves the template's confidence.
+CREATE TABLE email_pattern_feedback (
+    domain     TEXT NOT NULL,
+    template   TEXT NOT NULL,
+    delivered  INTEGER NOT NULL DEFAULT 0,
+    bounced    INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (domain, template)
+);
