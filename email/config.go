@@ -71,8 +71,14 @@ func (c Config) Limiter() *rate.Limiter {
 	return rate.NewLimiter(rate.Limit(perMin/60), 1)
 }
 
+// OrgsAndTasks reads organizations and tasks (the state store).
+type OrgsAndTasks interface {
+	Orgs
+	TaskReader
+}
+
 // NewService wires a Service from the configuration.
-func NewService(cfg Config, st store.EmailStore, orgs Orgs, biller *account.Biller, tasks Submitter, patterns PatternSource, log zerolog.Logger) (*Service, error) {
+func NewService(cfg Config, st store.EmailStore, orgs OrgsAndTasks, biller *account.Biller, tasks Submitter, patterns PatternSource, log zerolog.Logger) (*Service, error) {
 	helo, from := cfg.SenderDomain, ""
 	if helo == "" {
 		helo, _ = os.Hostname()
@@ -86,6 +92,6 @@ func NewService(cfg Config, st store.EmailStore, orgs Orgs, biller *account.Bill
 	}
 	f := &Finder{DNS: &dnsmx.Resolver{Server: cfg.DNSServer}, Prober: p, Patterns: &FeedbackPatterns{Store: st, Index: patterns},
 		GreylistDelay: cfg.GreylistDelay}
-	return &Service{Store: st, Orgs: orgs, Finder: f, Biller: biller, Tasks: tasks, Log: log,
+	return &Service{Store: st, Orgs: orgs, TaskStatus: orgs, Finder: f, Biller: biller, Tasks: tasks, Log: log,
 		MaxActive: cfg.MaxActive, Parallel: cfg.Parallel}, nil
 }

@@ -40,6 +40,16 @@ type Orgs interface {
 	OrgByID(ctx context.Context, orgID string) (store.Org, error)
 }
 
+// TaskReader reads tasks, to notice a batch whose task ended without
+// finishing its jobs.
+type TaskReader interface {
+	GetTask(ctx context.Context, orgID, id string) (store.Task, error)
+}
+
+// orphanAfter is how long a batch may wait for its task to be recorded
+// before its jobs count as never queued (a crash between the two writes).
+const orphanAfter = 5 * time.Minute
+
 // Service submits, runs and reports email lookups.
 type Service struct {
 	Store  store.EmailStore
@@ -47,7 +57,11 @@ type Service struct {
 	Finder *Finder
 	Biller *account.Biller
 	Tasks  Submitter
-	Log    zerolog.Logger
+	// TaskStatus, when set, lets reads settle the jobs of a batch whose
+	// task ended without them (given up after too many crashes): they
+	// are failed with the reason, so every job ends.
+	TaskStatus TaskReader
+	Log        zerolog.Logger
 
 	MaxActive   int           // account cap on queued-or-running lookups
 	ResultTTL   time.Duration // how long a result is reused
@@ -157,6 +171,11 @@ func (s *Service) Job(ctx context.Context, orgID, id string) (JobView, error) {
 	if err != nil {
 		return JobView{}, err
 	}
+	if !j.Finished() {
+		if b, err := s.Store.GetEmailBatch(ctx, orgID, j.BatchID); err == nil {
+			j = s.settle(ctx, b, []store.EmailJob{j})[0]
+		}
+	}
 	return View(j), nil
 }
 
@@ -170,6 +189,7 @@ func (s *Service) Batch(ctx context.Context, orgID, id string) (BatchView, error
 	if err != nil {
 		return BatchView{}, err
 	}
+	jobs = s.settle(ctx, b, jobs)
 	v := BatchView{BatchID: b.ID, Total: b.Total, Results: make([]JobView, len(jobs))}
 	for i, j := range jobs {
 		v.Results[i] = View(j)
@@ -181,6 +201,47 @@ func (s *Service) Batch(ctx context.Context, orgID, id string) (BatchView, error
 		}
 	}
 	return v, nil
+}
+
+// settle fails the unfinished jobs of a batch whose task has ended (or
+// was never recorded), so that every job ends.
+func (s *Service) settle(ctx context.Context, b store.EmailBatch, jobs []store.EmailJob) []store.EmailJob {
+	if s.TaskStatus == nil {
+		return jobs
+	}
+	open := false
+	for _, j := range jobs {
+		open = open || !j.Finished()
+	}
+	if !open {
+		return jobs
+	}
+	reason := ""
+	if b.TaskID == "" {
+		if s.now().Sub(b.CreatedAt) > orphanAfter {
+			reason = "never queued: the server stopped while accepting the request"
+		}
+	} else if t, err := s.TaskStatus.GetTask(ctx, b.OrgID, b.TaskID); err == nil && t.Finished() {
+		reason = "the batch task ended (" + t.Status
+		if t.Error != "" {
+			reason += ": " + t.Error
+		}
+		reason += ") before this lookup finished"
+	}
+	if reason == "" {
+		return jobs
+	}
+	for i, j := range jobs {
+		if j.Finished() {
+			continue
+		}
+		if err := s.Store.UpdateEmailJob(ctx, j.ID, store.EmailFailed, j.Result, reason); err == nil {
+			jobs[i].Status, jobs[i].Error = store.EmailFailed, reason
+		} else if got, err := s.Store.GetEmailJob(ctx, b.OrgID, j.ID); err == nil {
+			jobs[i] = got // finished meanwhile
+		}
+	}
+	return jobs
 }
 
 // RunBatch is the task body of a batch: it runs every job not yet

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -266,5 +267,37 @@ func TestGlobalRateAndHostConcurrency(t *testing.T) {
 	}
 	if m := w.MaxConcurrent("mx.strict.example.com"); m != 1 {
 		t.Fatalf("%d sessions at once on one exchanger", m)
+	}
+}
+
+// TestGivenUpBatchSettles: when the runner gives a batch task up (it kept
+// crashing), reading the batch fails its unfinished jobs with the reason,
+// so every job ends.
+func TestGivenUpBatchSettles(t *testing.T) {
+	w := testWorld(t)
+	st := openStore(t)
+	ctx := context.Background()
+	org, _ := st.CreateOrg(ctx, "Acme", store.PlanTeam)
+	svc, _ := newService(t, st, w, time.Second)
+	svc.TaskStatus = st
+	// Submitted, but no runner ever runs it; the task is then failed as a
+	// runner does after too many attempts.
+	b, _, err := svc.Submit(ctx, org.ID, email.Submission{Kind: email.KindFind, Requests: []email.Request{findReq("Jane", "Doe", "strict.example.com")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := svc.Batch(ctx, org.ID, b.ID); v.Results[0].Status != store.EmailQueued {
+		t.Fatalf("before: %+v", v.Results[0])
+	}
+	task, ok, err := st.ClaimTask(ctx, "w", []string{email.TaskKind}, time.Minute)
+	if err != nil || !ok || task.ID != b.TaskID {
+		t.Fatalf("claim %+v %v %v", task, ok, err)
+	}
+	if err := st.FailTask(ctx, task.ID, "w", "gave up after 5 attempts"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := svc.Batch(ctx, org.ID, b.ID)
+	if err != nil || v.Failed != 1 || !strings.Contains(v.Results[0].Error, "gave up after 5 attempts") {
+		t.Fatalf("after the task failed: %+v %v", v, err)
 	}
 }
