@@ -125,13 +125,21 @@ func Validate(kind string, r Request) (Request, error) {
 		if _, ok := NormalizeName(r.FirstName, r.LastName); !ok {
 			return r, bad("first_name/last_name", "need a letter or digit each")
 		}
-		host := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(r.Domain)), ".")
+		host := strings.ToLower(strings.TrimSpace(r.Domain))
 		if host == "" {
 			return r, bad("domain", "required")
+		}
+		// Users paste addresses and site URLs into domain fields.
+		if _, rest, ok := strings.Cut(host, "://"); ok {
+			host = rest
+		}
+		if i := strings.IndexAny(host, "/?#"); i >= 0 {
+			host = host[:i]
 		}
 		if strings.Contains(host, "@") {
 			_, host, _ = strings.Cut(host, "@")
 		}
+		host = strings.TrimPrefix(strings.TrimSuffix(host, "."), "www.")
 		if _, err := domain.Normalize(host); err != nil {
 			return r, bad("domain", "%v", err)
 		}

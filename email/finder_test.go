@@ -256,6 +256,8 @@ func TestValidate(t *testing.T) {
 		err  string
 	}{
 		{email.KindFind, email.Request{FirstName: "Jane", LastName: "Doe", Domain: "acme.com"}, ""},
+		{email.KindFind, email.Request{FirstName: "Jane", LastName: "Doe", Domain: "https://www.acme.com/about"}, ""},
+		{email.KindFind, email.Request{FirstName: "Jane", LastName: "Doe", Domain: "jane@acme.com"}, ""},
 		{email.KindFind, email.Request{LastName: "Doe", Domain: "acme.com"}, "first_name"},
 		{email.KindFind, email.Request{FirstName: "Jane", Domain: "acme.com"}, "last_name"},
 		{email.KindFind, email.Request{FirstName: "Jane", LastName: "Doe"}, "domain"},
@@ -266,7 +268,10 @@ func TestValidate(t *testing.T) {
 		{email.KindVerify, email.Request{Email: "jane"}, "email"},
 		{"other", email.Request{}, "kind"},
 	} {
-		_, err := email.Validate(tc.kind, tc.req)
+		got, err := email.Validate(tc.kind, tc.req)
+		if err == nil && tc.kind == email.KindFind && got.Domain != "acme.com" {
+			t.Errorf("Validate(%+v) domain %q, want acme.com", tc.req, got.Domain)
+		}
 		if (err == nil) != (tc.err == "") || err != nil && (!strings.Contains(err.Error(), tc.err) || !errors.Is(err, email.ErrBadRequest)) {
 			t.Errorf("Validate(%s, %+v) = %v, want %q", tc.kind, tc.req, err, tc.err)
 		}

@@ -143,3 +143,29 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+func FuzzValidate(f *testing.F) {
+	for _, s := range [][4]string{{"Jane", "Doe", "acme.com", ""}, {"José", "van der Berg", "https://www.acme.com/x", "flast"},
+		{"", "", "@", "{"}, {"a", "b", "a@b@c", "{f}{l}"}} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	f.Fuzz(func(t *testing.T, first, last, dom, pattern string) {
+		r, err := Validate(KindFind, Request{FirstName: first, LastName: last, Domain: dom, KnownPattern: pattern})
+		if err != nil {
+			return
+		}
+		n, ok := NormalizeName(r.FirstName, r.LastName)
+		if !ok || r.Domain == "" || strings.ContainsAny(r.Domain, "@/ ") {
+			t.Fatalf("accepted %+v (name ok %v)", r, ok)
+		}
+		for _, c := range Candidates(n, r.Domain, r.KnownPattern, 40) {
+			local, _, _ := strings.Cut(c.Email, "@")
+			if !validLocal(local) {
+				t.Fatalf("candidate %q", c.Email)
+			}
+		}
+		if _, err := Validate(KindVerify, Request{Email: first + "@" + r.Domain}); err == nil && strings.Contains(first, " ") {
+			t.Fatalf("verify accepted a local part with a space: %q", first)
+		}
+	})
+}

@@ -417,7 +417,11 @@ func cacheKey(kind string, r Request) string {
 	if len(n.Firsts) > 0 {
 		first, last = n.Firsts[0], n.Lasts[0]
 	}
-	return "find:" + r.Domain + ":" + first + ":" + last + ":" + r.KnownPattern
+	key := "find:" + r.Domain + ":" + first + ":" + last + ":" + r.KnownPattern
+	if r.Escalate {
+		key += ":escalate" // tries more candidates: a narrower lookup's answer is not its answer
+	}
+	return key
 }
 
 // definitive results are cached; the others say more about the moment
