@@ -106,12 +106,17 @@ func (s *Server) registerEmail() {
 	if ce, ok := contactEngine(s.deps.Engine); ok {
 		patterns = &query.ContactService{Engine: ce, Companies: s.companies}
 	}
-	svc, err := email.NewService(s.deps.Email, es, s.deps.Store, s.biller, s.jobs, patterns, s.deps.Log)
+	// Email batches get a runner of their own: a batch holds its worker
+	// while greylisted lookups wait for their recheck (minutes), which must
+	// not starve the other tasks.
+	runner := &jobs.Runner{Store: s.deps.Store, Log: s.deps.Log, Workers: emailWorkers, Lease: s.deps.TaskLease}
+	svc, err := email.NewService(s.deps.Email, es, s.deps.Store, s.biller, runner, patterns, s.deps.Log)
 	if err != nil {
 		s.deps.Log.Error().Err(err).Msg("email lookups misconfigured: the /v1/email routes are not served")
 		return
 	}
-	jobs.RegisterEmail(s.jobs, svc)
+	jobs.RegisterEmail(runner, svc)
+	s.emailJobs = runner
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests}
 
 	huma.Register(s.api, huma.Operation{
@@ -251,6 +256,22 @@ func (s *Server) registerEmail() {
 		}
 		return &emailBatchResultsOutput{Body: v}, nil
 	})
+}
+
+// emailWorkers is how many email batches run at once in a process.
+const emailWorkers = 4
+
+func (s *Server) startEmailJobs(ctx context.Context) error {
+	if s.emailJobs == nil {
+		return nil
+	}
+	return s.emailJobs.Start(ctx)
+}
+
+func (s *Server) stopEmailJobs() {
+	if s.emailJobs != nil {
+		s.emailJobs.Stop()
+	}
 }
 
 func (s *Server) submitEmailOne(ctx context.Context, svc *email.Service, kind string, r email.Request) (*emailJobAcceptedOutput, error) {

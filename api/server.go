@@ -62,6 +62,7 @@ type Server struct {
 	limiter   *account.Limiter
 	signups   *account.Signups
 	jobs      *jobs.Runner
+	emailJobs *jobs.Runner // email batches wait out greylisting: their own workers
 	names     *namematch.Service
 }
 
@@ -139,11 +140,19 @@ func (s *Server) App() *fiber.App { return s.app }
 
 // StartJobs starts the task workers (Listen does it); they stop when ctx
 // is done or at StopJobs.
-func (s *Server) StartJobs(ctx context.Context) error { return s.jobs.Start(ctx) }
+func (s *Server) StartJobs(ctx context.Context) error {
+	if err := s.jobs.Start(ctx); err != nil {
+		return err
+	}
+	return s.startEmailJobs(ctx)
+}
 
 // StopJobs stops the task workers, waiting a bounded time for running
 // tasks; an interrupted task runs again elsewhere when its lease expires.
-func (s *Server) StopJobs() { s.jobs.Stop() }
+func (s *Server) StopJobs() {
+	s.jobs.Stop()
+	s.stopEmailJobs()
+}
 
 // Listen serves on addr until ctx is done, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
