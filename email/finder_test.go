@@ -277,3 +277,18 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestEscalateAcrossRecipientCaps: an escalated lookup (40 candidates) at
+// an exchanger capping recipients at 6 per transaction continues on new
+// connections until every candidate is asked.
+func TestEscalateAcrossRecipientCaps(t *testing.T) {
+	w := testWorld(t)
+	f := testFinder(t, w, smtpprobe.Config{AllowPrivate: true})
+	req, _ := email.Validate(email.KindFind, email.Request{FirstName: "Jean-Pierre", LastName: "van der Berg", Domain: "cap.example.com"})
+	req.Escalate = true
+	w.AddMailbox("cap.example.com", "jean.berg")
+	r := f.Find(context.Background(), req)
+	if r.Status != email.StatusFound || r.Result.Email != "jean.berg@cap.example.com" || len(r.Evidence.Candidates) <= 20 {
+		t.Fatalf("escalated lookup: %s %+v (%d candidates, %s)", r.Status, r.Result, len(r.Evidence.Candidates), r.Evidence.Error)
+	}
+}

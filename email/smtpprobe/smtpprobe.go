@@ -61,7 +61,7 @@ type Config struct {
 	CommandTimeout time.Duration // per command, greeting included; 30 s
 	IdleTimeout    time.Duration // how long a connection waits for reuse; 30 s
 	MaxReuse       int           // mail transactions per connection; 20
-	MaxConns       int           // connections per probe (after drops or 452); 3
+	MaxConns       int           // connections per probe after drops (each 452 allows one more, up to 10); 3
 	Backoff        time.Duration // first pause after a 421, doubling; 30 s
 	MaxBackoff     time.Duration // longest pause; 5 min
 	// MaxWait is the longest a probe waits for a host's backoff to end
@@ -346,7 +346,9 @@ func (p *Prober) probeAddr(ctx context.Context, host, addr string, rcpts []strin
 		}
 	}
 	out.Host, out.Addr = host, addr
-	i, conns, first := 0, 0, true
+	// Connections allowed: MaxConns for drops, one more for each 452 (a
+	// recipient cap is the server's rule, not a failure), at most 10.
+	i, conns, allowed, first := 0, 0, p.cfg.MaxConns, true
 	for i < len(rcpts) {
 		ss := sl.take()
 		reused := ss != nil
@@ -354,7 +356,7 @@ func (p *Prober) probeAddr(ctx context.Context, host, addr string, rcpts []strin
 			ss.watch(ctx)
 		}
 		if ss == nil {
-			if conns >= p.cfg.MaxConns {
+			if conns >= allowed {
 				return fmt.Errorf("%s after %d connections: %w", host, conns, ErrDropped)
 			}
 			var err error
@@ -420,6 +422,7 @@ func (p *Prober) probeAddr(ctx context.Context, host, addr string, rcpts []strin
 			case 452: // too many recipients: the rest on a new connection
 				ss.close()
 				broken = true
+				allowed = min(allowed+1, 10)
 			default:
 				out.Rcpts[i] = last
 				i++
