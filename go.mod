@@ -10,6 +10,7 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/uuid v1.6.0
 	github.com/mattn/go-isatty v0.0.24
+	github.com/miekg/dns v1.1.73
 	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/pariz/gountries v0.1.6
 	github.com/rs/zerolog v1.35.1
@@ -21,8 +22,6 @@ require (
 	gonum.org/v1/gonum v0.17.0
 	modernc.org/sqlite v1.61.1
 )
-
-require github.com/miekg/dns v1.1.73 // indirect
 
 require (
 	github.com/AfterShip/email-verifier v1.4.1
