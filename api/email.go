@@ -154,6 +154,9 @@ func (s *Server) registerEmail() {
 			sub.Round = "verify"
 		}
 		var details []error
+		if len(b.Requests) == 0 { // null passes the schema's array type
+			details = append(details, &huma.ErrorDetail{Location: "body.requests", Message: "1-500 requests required"})
+		}
 		if len(b.Refs) > 0 {
 			if sub.SourceQueryID == "" {
 				details = append(details, &huma.ErrorDetail{Location: "body.refs", Message: "refs requires source_query_id"})

@@ -137,6 +137,7 @@ func TestEmailBatchEndpoint(t *testing.T) {
 		{`{"requests": ` + items + `, "refs": ["a"], "source_query_id": "q"}`, "must align"},
 		{`{"requests": ` + items + `, "refs": ["a", 1.5, "c"], "source_query_id": "q"}`, "body.refs[1]"},
 		{`{"requests": []}`, "requests"},
+		{`{"requests": null}`, "body.requests"},
 		{`{"requests": ` + items + `, "round": "again"}`, "round"},
 		{`{"requests": [{"first_name": "Jane", "domain": "acme-mail.example.com"}]}`, "body.requests[0].last_name"},
 	} {
