@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
@@ -95,6 +96,13 @@ func newServer(d Deps) *Server {
 		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
 		d.Tasks = jobs.New(jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
 			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2})
+	}
+	if d.Email == nil {
+		var err error
+		d.EmailTasks, d.Email, err = jobs.NewEmail(jobs.Config{Engine: d.Engine, Plans: d.Plans, Now: d.Now, Log: d.Log}, d.Store.(jobs.EmailState), email.Config{})
+		if err != nil {
+			panic(err)
+		}
 	}
 	return New(d)
 }

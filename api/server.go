@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
@@ -80,6 +81,10 @@ type Deps struct {
 	// WebhookPrivateHosts lets monitor webhooks reach loopback and
 	// private addresses (tests, single-tenant setups); off, they are refused.
 	WebhookPrivateHosts bool
+	// Email is the email lookup service and EmailTasks the runner of its
+	// batches (jobs.NewEmail); the /v1/email routes are served when set.
+	Email      *email.Service
+	EmailTasks Tasks
 }
 
 // Server is the HTTP API.
@@ -159,6 +164,7 @@ func New(d Deps) *Server {
 	s.registerContacts(svc)
 	s.registerContactMatch()
 	s.registerLookup()
+	s.registerEmail()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {
@@ -179,6 +185,11 @@ func (s *Server) StartJobs(ctx context.Context) error {
 	if s.queries != nil && s.queries.monitors != nil {
 		s.queries.monitors.Start(ctx, MonitorInterval)
 	}
+	if s.deps.EmailTasks != nil {
+		if err := s.deps.EmailTasks.Start(ctx); err != nil {
+			return err
+		}
+	}
 	return s.deps.Tasks.Start(ctx)
 }
 
@@ -187,6 +198,9 @@ func (s *Server) StartJobs(ctx context.Context) error {
 func (s *Server) StopJobs() {
 	if s.deps.Tasks != nil {
 		s.deps.Tasks.Stop()
+	}
+	if s.deps.EmailTasks != nil {
+		s.deps.EmailTasks.Stop()
 	}
 }
 

@@ -199,6 +199,7 @@ type Store interface {
 	Signups
 	Tasks
 	TaskLeases
+	EmailStore
 	Checker
 	Close() error
 }

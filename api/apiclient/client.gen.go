@@ -420,6 +420,60 @@ func (e DiscoveredCompanyEmployees) Valid() bool {
 	}
 }
 
+// Defines values for EmailBatchBodyRound.
+const (
+	EmailBatchBodyRoundEscalate EmailBatchBodyRound = "escalate"
+	EmailBatchBodyRoundVerify   EmailBatchBodyRound = "verify"
+)
+
+// Valid indicates whether the value is a known member of the EmailBatchBodyRound enum.
+func (e EmailBatchBodyRound) Valid() bool {
+	switch e {
+	case EmailBatchBodyRoundEscalate:
+		return true
+	case EmailBatchBodyRoundVerify:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmailBatchItemKind.
+const (
+	EmailBatchItemKindFind   EmailBatchItemKind = "find"
+	EmailBatchItemKindVerify EmailBatchItemKind = "verify"
+)
+
+// Valid indicates whether the value is a known member of the EmailBatchItemKind enum.
+func (e EmailBatchItemKind) Valid() bool {
+	switch e {
+	case EmailBatchItemKindFind:
+		return true
+	case EmailBatchItemKindVerify:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EmailFeedbackBodyOutcome.
+const (
+	Bounced   EmailFeedbackBodyOutcome = "bounced"
+	Delivered EmailFeedbackBodyOutcome = "delivered"
+)
+
+// Valid indicates whether the value is a known member of the EmailFeedbackBodyOutcome enum.
+func (e EmailFeedbackBodyOutcome) Valid() bool {
+	switch e {
+	case Bounced:
+		return true
+	case Delivered:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FilterIndustry.
 const (
 	FilterIndustryADVERTISINGMARKETING    FilterIndustry = "ADVERTISING_MARKETING"
@@ -603,6 +657,48 @@ func (e HealthBodyStatus) Valid() bool {
 	case HealthBodyStatusDegraded:
 		return true
 	case HealthBodyStatusOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JobViewKind.
+const (
+	JobViewKindFind   JobViewKind = "find"
+	JobViewKindVerify JobViewKind = "verify"
+)
+
+// Valid indicates whether the value is a known member of the JobViewKind enum.
+func (e JobViewKind) Valid() bool {
+	switch e {
+	case JobViewKindFind:
+		return true
+	case JobViewKindVerify:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JobViewStatus.
+const (
+	JobViewStatusCompleted  JobViewStatus = "completed"
+	JobViewStatusFailed     JobViewStatus = "failed"
+	JobViewStatusProcessing JobViewStatus = "processing"
+	JobViewStatusQueued     JobViewStatus = "queued"
+)
+
+// Valid indicates whether the value is a known member of the JobViewStatus enum.
+func (e JobViewStatus) Valid() bool {
+	switch e {
+	case JobViewStatusCompleted:
+		return true
+	case JobViewStatusFailed:
+		return true
+	case JobViewStatusProcessing:
+		return true
+	case JobViewStatusQueued:
 		return true
 	default:
 		return false
@@ -969,6 +1065,15 @@ type Address struct {
 	Zip     *string `json:"zip,omitempty"`
 }
 
+// BatchView defines model for BatchView.
+type BatchView struct {
+	BatchId   string     `json:"batch_id"`
+	Completed int64      `json:"completed"`
+	Failed    int64      `json:"failed"`
+	Results   *[]JobView `json:"results"`
+	Total     int64      `json:"total"`
+}
+
 // BulkmatchStatusBody defines model for BulkmatchStatusBody.
 type BulkmatchStatusBody struct {
 	Error *string `json:"error,omitempty"`
@@ -987,6 +1092,16 @@ type BulkmatchStatusBodyStatus string
 
 // BusinessModel defines model for BusinessModel.
 type BusinessModel string
+
+// CandidateReply defines model for CandidateReply.
+type CandidateReply struct {
+	Code     int64   `json:"code"`
+	Email    string  `json:"email"`
+	Enhanced *string `json:"enhanced,omitempty"`
+	Pattern  string  `json:"pattern"`
+	Text     *string `json:"text,omitempty"`
+	Tier     int64   `json:"tier"`
+}
 
 // Category defines model for Category.
 type Category string
@@ -1555,6 +1670,93 @@ type DiscoveredCompany struct {
 // DiscoveredCompanyEmployees defines model for DiscoveredCompany.Employees.
 type DiscoveredCompanyEmployees string
 
+// EmailBatchAccepted defines model for EmailBatchAccepted.
+type EmailBatchAccepted struct {
+	BatchId string    `json:"batch_id"`
+	JobIds  *[]string `json:"job_ids"`
+	Total   int64     `json:"total"`
+}
+
+// EmailBatchBody defines model for EmailBatchBody.
+type EmailBatchBody struct {
+	// Refs Contact row ids (strings or integers) aligned by index with requests; requires source_query_id
+	Refs *[]interface{} `json:"refs,omitempty"`
+
+	// Requests 1-500 lookups
+	Requests *[]EmailBatchItem `json:"requests"`
+
+	// Round verify (default) or escalate (twice as many candidate patterns)
+	Round *EmailBatchBodyRound `json:"round,omitempty"`
+
+	// SourceQueryId Internal linkage to the query the rows came from
+	SourceQueryId *string `json:"source_query_id,omitempty"`
+}
+
+// EmailBatchBodyRound verify (default) or escalate (twice as many candidate patterns)
+type EmailBatchBodyRound string
+
+// EmailBatchItem defines model for EmailBatchItem.
+type EmailBatchItem struct {
+	Domain *string `json:"domain,omitempty"`
+
+	// Email Address to verify (kind verify)
+	Email     *string `json:"email,omitempty"`
+	FirstName *string `json:"first_name,omitempty"`
+
+	// Kind find (default) or verify
+	Kind         *EmailBatchItemKind `json:"kind,omitempty"`
+	KnownPattern *string             `json:"known_pattern,omitempty"`
+	LastName     *string             `json:"last_name,omitempty"`
+}
+
+// EmailBatchItemKind find (default) or verify
+type EmailBatchItemKind string
+
+// EmailFeedbackBody defines model for EmailFeedbackBody.
+type EmailFeedbackBody struct {
+	// Email The address mail was sent to
+	Email string `json:"email"`
+
+	// FirstName The person's first name, to tell the address's pattern when no lookup of it is cached
+	FirstName *string `json:"first_name,omitempty"`
+	LastName  *string `json:"last_name,omitempty"`
+
+	// Outcome What happened to the mail
+	Outcome EmailFeedbackBodyOutcome `json:"outcome"`
+}
+
+// EmailFeedbackBodyOutcome What happened to the mail
+type EmailFeedbackBodyOutcome string
+
+// EmailFindBody defines model for EmailFindBody.
+type EmailFindBody struct {
+	// Domain Company email domain
+	Domain string `json:"domain"`
+
+	// FirstName First name
+	FirstName string `json:"first_name"`
+
+	// KnownPattern Local-part pattern known for the domain, e.g. {first}.{last} or flast; tried first
+	KnownPattern *string `json:"known_pattern,omitempty"`
+
+	// LastName Last name
+	LastName string `json:"last_name"`
+}
+
+// EmailJobAccepted defines model for EmailJobAccepted.
+type EmailJobAccepted struct {
+	BatchId string `json:"batch_id"`
+	JobId   string `json:"job_id"`
+	Kind    string `json:"kind"`
+	Status  string `json:"status"`
+}
+
+// EmailVerifyBody defines model for EmailVerifyBody.
+type EmailVerifyBody struct {
+	// Email Address to verify
+	Email string `json:"email"`
+}
+
 // ErrorDetail defines model for ErrorDetail.
 type ErrorDetail struct {
 	// Location Where the error occurred, e.g. 'body.items[3].tags' or 'path.thing-id'
@@ -1598,6 +1800,22 @@ type ErrorModel struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// Evidence defines model for Evidence.
+type Evidence struct {
+	Candidates        *[]CandidateReply `json:"candidates,omitempty"`
+	CatchAllProbe     *Reply            `json:"catch_all_probe,omitempty"`
+	CheckedAt         time.Time         `json:"checked_at"`
+	Error             *string           `json:"error,omitempty"`
+	ImplicitMx        *bool             `json:"implicit_mx,omitempty"`
+	Method            string            `json:"method"`
+	Mx                *[]string         `json:"mx,omitempty"`
+	MxHost            *string           `json:"mx_host,omitempty"`
+	PatternConfidence *float64          `json:"pattern_confidence,omitempty"`
+	PatternSource     *string           `json:"pattern_source,omitempty"`
+	Steps             *[]Reply          `json:"steps,omitempty"`
+	Tls               *bool             `json:"tls,omitempty"`
+}
+
 // ExclusionListInputBody defines model for ExclusionListInputBody.
 type ExclusionListInputBody struct {
 	// Domains At least 20 distinct domains unless persona_ids are given; duplicates removed; over 250,000 truncated
@@ -1625,8 +1843,28 @@ type ExclusionListOutputBody struct {
 	Truncated bool `json:"truncated"`
 }
 
+// FeedbackResult defines model for FeedbackResult.
+type FeedbackResult struct {
+	CachedResults           int64   `json:"cached_results"`
+	Domain                  string  `json:"domain"`
+	DomainPattern           string  `json:"domain_pattern"`
+	DomainPatternConfidence float64 `json:"domain_pattern_confidence"`
+	Email                   string  `json:"email"`
+	Outcome                 string  `json:"outcome"`
+	Pattern                 string  `json:"pattern"`
+}
+
 // FilterIndustry defines model for FilterIndustry.
 type FilterIndustry string
+
+// Found defines model for Found.
+type Found struct {
+	Email    string `json:"email"`
+	Pattern  string `json:"pattern"`
+	SmtpCode int64  `json:"smtp_code"`
+	Tier     int64  `json:"tier"`
+	Valid    bool   `json:"valid"`
+}
 
 // GroupAddress defines model for GroupAddress.
 type GroupAddress struct {
@@ -1657,6 +1895,23 @@ type HealthBody struct {
 
 // HealthBodyStatus ok when every component is healthy
 type HealthBodyStatus string
+
+// JobView defines model for JobView.
+type JobView struct {
+	BatchId string        `json:"batch_id"`
+	Error   *string       `json:"error,omitempty"`
+	JobId   string        `json:"job_id"`
+	Kind    JobViewKind   `json:"kind"`
+	Ref     *string       `json:"ref,omitempty"`
+	Result  Result        `json:"result"`
+	Status  JobViewStatus `json:"status"`
+}
+
+// JobViewKind defines model for JobView.Kind.
+type JobViewKind string
+
+// JobViewStatus defines model for JobView.Status.
+type JobViewStatus string
 
 // ListSavedOutputBody defines model for ListSavedOutputBody.
 type ListSavedOutputBody struct {
@@ -1823,6 +2078,38 @@ type RedirectsRow struct {
 
 	// RedirectSources Domains that redirect here, at most 1,000
 	RedirectSources *[]string `json:"redirect_sources"`
+}
+
+// Reply defines model for Reply.
+type Reply struct {
+	Arg      *string   `json:"arg,omitempty"`
+	At       time.Time `json:"at"`
+	Code     int64     `json:"code"`
+	Enhanced *string   `json:"enhanced,omitempty"`
+	Host     *string   `json:"host,omitempty"`
+	Ms       int64     `json:"ms"`
+	Step     string    `json:"step"`
+	Text     *string   `json:"text,omitempty"`
+}
+
+// Result defines model for Result.
+type Result struct {
+	AgeSeconds        *int64     `json:"age_seconds,omitempty"`
+	Attempts          int64      `json:"attempts"`
+	Cached            *bool      `json:"cached,omitempty"`
+	DeliveryConfirmed *bool      `json:"delivery_confirmed,omitempty"`
+	Domain            string     `json:"domain"`
+	DurationMs        int64      `json:"duration_ms"`
+	Email             *string    `json:"email,omitempty"`
+	Evidence          *Evidence  `json:"evidence,omitempty"`
+	FirstName         string     `json:"first_name"`
+	IsCatchAll        bool       `json:"is_catch_all"`
+	LastName          string     `json:"last_name"`
+	Provider          *string    `json:"provider"`
+	Result            Found      `json:"result"`
+	RetryAt           *time.Time `json:"retry_at,omitempty"`
+	Status            string     `json:"status"`
+	Withheld          *string    `json:"withheld,omitempty"`
 }
 
 // SaveResultsOutputBody defines model for SaveResultsOutputBody.
@@ -2803,6 +3090,18 @@ type ContactsBulkMatchJSONRequestBody = ContactMatchBody
 
 // ContactsDiscoverJSONRequestBody defines body for ContactsDiscover for application/json ContentType.
 type ContactsDiscoverJSONRequestBody = ContactDiscoverRequest
+
+// EmailFeedbackJSONRequestBody defines body for EmailFeedback for application/json ContentType.
+type EmailFeedbackJSONRequestBody = EmailFeedbackBody
+
+// EmailFindJSONRequestBody defines body for EmailFind for application/json ContentType.
+type EmailFindJSONRequestBody = EmailFindBody
+
+// EmailFindBatchJSONRequestBody defines body for EmailFindBatch for application/json ContentType.
+type EmailFindBatchJSONRequestBody = EmailBatchBody
+
+// EmailVerifyJSONRequestBody defines body for EmailVerify for application/json ContentType.
+type EmailVerifyJSONRequestBody = EmailVerifyBody
 
 // PublicSignupJSONRequestBody defines body for PublicSignup for application/json ContentType.
 type PublicSignupJSONRequestBody = SignupBody
@@ -4352,6 +4651,92 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/discover (the `Discover` operationId).
 	Discover(ctx context.Context, params *DiscoverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// EmailBatchResults Email batch results
+	//
+	// Every job of the batch in request order; the batch is finished when completed + failed = total.
+	//
+	// Corresponds with GET /v1/email/batch/{batch_id}/results (the `EmailBatchResults` operationId).
+	EmailBatchResults(ctx context.Context, batchId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailFeedbackWithBody Report a bounced or delivered address (extension)
+	//
+	// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+	EmailFeedbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailFeedback Report a bounced or delivered address (extension)
+	//
+	// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+	EmailFeedback(ctx context.Context, body EmailFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailFindWithBody Find a person's work email (async)
+	//
+	// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+	EmailFindWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailFind Find a person's work email (async)
+	//
+	// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+	EmailFind(ctx context.Context, body EmailFindJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailFindBatchWithBody Find or verify up to 500 emails (async)
+	//
+	// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+	EmailFindBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailFindBatch Find or verify up to 500 emails (async)
+	//
+	// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+	EmailFindBatch(ctx context.Context, body EmailFindBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailJob Email job status and result
+	//
+	// Status queued, processing (a greylisted lookup shows its interim result while it waits for the recheck), completed or failed. The result carries the outcome and its evidence (MX, SMTP replies, method, checked_at).
+	//
+	// Corresponds with GET /v1/email/jobs/{job_id} (the `EmailJob` operationId).
+	EmailJob(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailVerifyWithBody Verify an email address (async; extension)
+	//
+	// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+	EmailVerifyWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EmailVerify Verify an email address (async; extension)
+	//
+	// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+	EmailVerify(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Growth Quarterly footprint history of domains
 	//
 	// The growth dataset of append: score_YYYYqN and subdomains_YYYYqN for the quarters the rows' histories cover, then score_growth_3m and subdomain_growth_3m (percent). Billed one record per domain with a history, every time. One row per distinct domain, in request order, with the fields append returns for the dataset (unprefixed); an unindexed domain has null fields.
@@ -4836,6 +5221,192 @@ func (c *Client) Count(ctx context.Context, params *CountParams, reqEditors ...R
 // Corresponds with GET /v1/discover (the `Discover` operationId).
 func (c *Client) Discover(ctx context.Context, params *DiscoverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDiscoverRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailBatchResults Email batch results
+//
+// Every job of the batch in request order; the batch is finished when completed + failed = total.
+//
+// Corresponds with GET /v1/email/batch/{batch_id}/results (the `EmailBatchResults` operationId).
+func (c *Client) EmailBatchResults(ctx context.Context, batchId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailBatchResultsRequest(c.Server, batchId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailFeedbackWithBody Report a bounced or delivered address (extension)
+//
+// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+func (c *Client) EmailFeedbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailFeedbackRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailFeedback Report a bounced or delivered address (extension)
+//
+// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+func (c *Client) EmailFeedback(ctx context.Context, body EmailFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailFeedbackRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailFindWithBody Find a person's work email (async)
+//
+// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+func (c *Client) EmailFindWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailFindRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailFind Find a person's work email (async)
+//
+// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+func (c *Client) EmailFind(ctx context.Context, body EmailFindJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailFindRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailFindBatchWithBody Find or verify up to 500 emails (async)
+//
+// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+func (c *Client) EmailFindBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailFindBatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailFindBatch Find or verify up to 500 emails (async)
+//
+// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+func (c *Client) EmailFindBatch(ctx context.Context, body EmailFindBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailFindBatchRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailJob Email job status and result
+//
+// Status queued, processing (a greylisted lookup shows its interim result while it waits for the recheck), completed or failed. The result carries the outcome and its evidence (MX, SMTP replies, method, checked_at).
+//
+// Corresponds with GET /v1/email/jobs/{job_id} (the `EmailJob` operationId).
+func (c *Client) EmailJob(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailJobRequest(c.Server, jobId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailVerifyWithBody Verify an email address (async; extension)
+//
+// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+func (c *Client) EmailVerifyWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailVerifyRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EmailVerify Verify an email address (async; extension)
+//
+// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+func (c *Client) EmailVerify(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEmailVerifyRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8165,6 +8736,234 @@ func NewDiscoverRequest(server string, params *DiscoverParams) (*http.Request, e
 	return req, nil
 }
 
+// NewEmailBatchResultsRequest constructs an http.Request for the EmailBatchResults method
+func NewEmailBatchResultsRequest(server string, batchId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "batch_id", batchId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/email/batch/%s/results", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewEmailFeedbackRequest calls the generic EmailFeedback builder with application/json body
+func NewEmailFeedbackRequest(server string, body EmailFeedbackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEmailFeedbackRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewEmailFeedbackRequestWithBody constructs an http.Request for the EmailFeedback method, with any body, and a specified content type
+func NewEmailFeedbackRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/email/feedback")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEmailFindRequest calls the generic EmailFind builder with application/json body
+func NewEmailFindRequest(server string, body EmailFindJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEmailFindRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewEmailFindRequestWithBody constructs an http.Request for the EmailFind method, with any body, and a specified content type
+func NewEmailFindRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/email/find")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEmailFindBatchRequest calls the generic EmailFindBatch builder with application/json body
+func NewEmailFindBatchRequest(server string, body EmailFindBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEmailFindBatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewEmailFindBatchRequestWithBody constructs an http.Request for the EmailFindBatch method, with any body, and a specified content type
+func NewEmailFindBatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/email/find/batch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEmailJobRequest constructs an http.Request for the EmailJob method
+func NewEmailJobRequest(server string, jobId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "job_id", jobId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/email/jobs/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewEmailVerifyRequest calls the generic EmailVerify builder with application/json body
+func NewEmailVerifyRequest(server string, body EmailVerifyJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEmailVerifyRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewEmailVerifyRequestWithBody constructs an http.Request for the EmailVerify method, with any body, and a specified content type
+func NewEmailVerifyRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/email/verify")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGrowthRequest constructs an http.Request for the Growth method
 func NewGrowthRequest(server string, params *GrowthParams) (*http.Request, error) {
 	var err error
@@ -9468,6 +10267,96 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/discover (the `Discover` operationId).
 	DiscoverWithResponse(ctx context.Context, params *DiscoverParams, reqEditors ...RequestEditorFn) (*DiscoverResponse, error)
+
+	// EmailBatchResultsWithResponse Email batch results
+	//
+	// Every job of the batch in request order; the batch is finished when completed + failed = total.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/email/batch/{batch_id}/results (the `EmailBatchResults` operationId).
+	EmailBatchResultsWithResponse(ctx context.Context, batchId string, reqEditors ...RequestEditorFn) (*EmailBatchResultsResponse, error)
+
+	// EmailFeedbackWithBodyWithResponse Report a bounced or delivered address (extension)
+	//
+	// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+	EmailFeedbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailFeedbackResponse, error)
+
+	// EmailFeedbackWithResponse Report a bounced or delivered address (extension)
+	//
+	// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+	EmailFeedbackWithResponse(ctx context.Context, body EmailFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailFeedbackResponse, error)
+
+	// EmailFindWithBodyWithResponse Find a person's work email (async)
+	//
+	// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+	EmailFindWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailFindResponse, error)
+
+	// EmailFindWithResponse Find a person's work email (async)
+	//
+	// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+	EmailFindWithResponse(ctx context.Context, body EmailFindJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailFindResponse, error)
+
+	// EmailFindBatchWithBodyWithResponse Find or verify up to 500 emails (async)
+	//
+	// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+	EmailFindBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailFindBatchResponse, error)
+
+	// EmailFindBatchWithResponse Find or verify up to 500 emails (async)
+	//
+	// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+	EmailFindBatchWithResponse(ctx context.Context, body EmailFindBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailFindBatchResponse, error)
+
+	// EmailJobWithResponse Email job status and result
+	//
+	// Status queued, processing (a greylisted lookup shows its interim result while it waits for the recheck), completed or failed. The result carries the outcome and its evidence (MX, SMTP replies, method, checked_at).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/email/jobs/{job_id} (the `EmailJob` operationId).
+	EmailJobWithResponse(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*EmailJobResponse, error)
+
+	// EmailVerifyWithBodyWithResponse Verify an email address (async; extension)
+	//
+	// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+	EmailVerifyWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailVerifyResponse, error)
+
+	// EmailVerifyWithResponse Verify an email address (async; extension)
+	//
+	// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+	EmailVerifyWithResponse(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailVerifyResponse, error)
 
 	// GrowthWithResponse Quarterly footprint history of domains
 	//
@@ -11018,6 +11907,455 @@ func (r DiscoverResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DiscoverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EmailBatchResultsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BatchView
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EmailBatchResultsResponse) GetJSON200() *BatchView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EmailBatchResultsResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EmailBatchResultsResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r EmailBatchResultsResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EmailBatchResultsResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EmailBatchResultsResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EmailBatchResultsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EmailBatchResultsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EmailBatchResultsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EmailBatchResultsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EmailFeedbackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FeedbackResult
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EmailFeedbackResponse) GetJSON200() *FeedbackResult {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EmailFeedbackResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EmailFeedbackResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EmailFeedbackResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EmailFeedbackResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EmailFeedbackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EmailFeedbackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EmailFeedbackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EmailFeedbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EmailFindResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *EmailJobAccepted
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r EmailFindResponse) GetJSON202() *EmailJobAccepted {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EmailFindResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EmailFindResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EmailFindResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EmailFindResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EmailFindResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EmailFindResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EmailFindResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EmailFindResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EmailFindResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EmailFindBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *EmailBatchAccepted
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r EmailFindBatchResponse) GetJSON202() *EmailBatchAccepted {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EmailFindBatchResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EmailFindBatchResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EmailFindBatchResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EmailFindBatchResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EmailFindBatchResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EmailFindBatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EmailFindBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EmailFindBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EmailFindBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EmailJobResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *JobView
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EmailJobResponse) GetJSON200() *JobView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EmailJobResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EmailJobResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r EmailJobResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EmailJobResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EmailJobResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EmailJobResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EmailJobResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EmailJobResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EmailJobResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EmailVerifyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *EmailJobAccepted
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r EmailVerifyResponse) GetJSON202() *EmailJobAccepted {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EmailVerifyResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EmailVerifyResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EmailVerifyResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EmailVerifyResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EmailVerifyResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EmailVerifyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EmailVerifyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EmailVerifyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EmailVerifyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13144,6 +14482,156 @@ func (c *ClientWithResponses) DiscoverWithResponse(ctx context.Context, params *
 	return ParseDiscoverResponse(rsp)
 }
 
+// EmailBatchResultsWithResponse Email batch results
+//
+// Every job of the batch in request order; the batch is finished when completed + failed = total.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/email/batch/{batch_id}/results (the `EmailBatchResults` operationId).
+func (c *ClientWithResponses) EmailBatchResultsWithResponse(ctx context.Context, batchId string, reqEditors ...RequestEditorFn) (*EmailBatchResultsResponse, error) {
+	rsp, err := c.EmailBatchResults(ctx, batchId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailBatchResultsResponse(rsp)
+}
+
+// EmailFeedbackWithBodyWithResponse Report a bounced or delivered address (extension)
+//
+// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+func (c *ClientWithResponses) EmailFeedbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailFeedbackResponse, error) {
+	rsp, err := c.EmailFeedbackWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailFeedbackResponse(rsp)
+}
+
+// EmailFeedbackWithResponse Report a bounced or delivered address (extension)
+//
+// A bounce drops the cached lookups that gave the address (the next lookup asks the mail server again) and lowers the confidence of its pattern at the domain; a delivery marks them delivery_confirmed and raises it. The answer gives the domain's best pattern afterwards.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/feedback (the `EmailFeedback` operationId).
+func (c *ClientWithResponses) EmailFeedbackWithResponse(ctx context.Context, body EmailFeedbackJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailFeedbackResponse, error) {
+	rsp, err := c.EmailFeedback(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailFeedbackResponse(rsp)
+}
+
+// EmailFindWithBodyWithResponse Find a person's work email (async)
+//
+// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+func (c *ClientWithResponses) EmailFindWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailFindResponse, error) {
+	rsp, err := c.EmailFindWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailFindResponse(rsp)
+}
+
+// EmailFindWithResponse Find a person's work email (async)
+//
+// Enumerates address patterns (the domain's known pattern first) and verifies them over SMTP. Returns `job_id`; poll GET /v1/email/jobs/{job_id}. Only `found` results are billed.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/find (the `EmailFind` operationId).
+func (c *ClientWithResponses) EmailFindWithResponse(ctx context.Context, body EmailFindJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailFindResponse, error) {
+	rsp, err := c.EmailFind(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailFindResponse(rsp)
+}
+
+// EmailFindBatchWithBodyWithResponse Find or verify up to 500 emails (async)
+//
+// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+func (c *ClientWithResponses) EmailFindBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailFindBatchResponse, error) {
+	rsp, err := c.EmailFindBatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailFindBatchResponse(rsp)
+}
+
+// EmailFindBatchWithResponse Find or verify up to 500 emails (async)
+//
+// Each request is a find (first_name, last_name, domain) or, with kind verify, an address. The whole request is refused with 429 and Retry-After: 60 when it would take the account over its queued-or-running limit. Poll GET /v1/email/batch/{batch_id}/results until completed + failed = total.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/find/batch (the `EmailFindBatch` operationId).
+func (c *ClientWithResponses) EmailFindBatchWithResponse(ctx context.Context, body EmailFindBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailFindBatchResponse, error) {
+	rsp, err := c.EmailFindBatch(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailFindBatchResponse(rsp)
+}
+
+// EmailJobWithResponse Email job status and result
+//
+// Status queued, processing (a greylisted lookup shows its interim result while it waits for the recheck), completed or failed. The result carries the outcome and its evidence (MX, SMTP replies, method, checked_at).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/email/jobs/{job_id} (the `EmailJob` operationId).
+func (c *ClientWithResponses) EmailJobWithResponse(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*EmailJobResponse, error) {
+	rsp, err := c.EmailJob(ctx, jobId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailJobResponse(rsp)
+}
+
+// EmailVerifyWithBodyWithResponse Verify an email address (async; extension)
+//
+// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+func (c *ClientWithResponses) EmailVerifyWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EmailVerifyResponse, error) {
+	rsp, err := c.EmailVerifyWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailVerifyResponse(rsp)
+}
+
+// EmailVerifyWithResponse Verify an email address (async; extension)
+//
+// Checks one address over SMTP (with a catch-all probe). A job of kind `verify`; poll GET /v1/email/jobs/{job_id}.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
+func (c *ClientWithResponses) EmailVerifyWithResponse(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailVerifyResponse, error) {
+	rsp, err := c.EmailVerify(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEmailVerifyResponse(rsp)
+}
+
 // GrowthWithResponse Quarterly footprint history of domains
 //
 // The growth dataset of append: score_YYYYqN and subdomains_YYYYqN for the quarters the rows' histories cover, then score_growth_3m and subdomain_growth_3m (percent). Billed one record per domain with a history, every time. One row per distinct domain, in request order, with the fields append returns for the dataset (unprefixed); an unindexed domain has null fields.
@@ -14762,6 +16250,365 @@ func ParseDiscoverResponse(rsp *http.Response) (*DiscoverResponse, error) {
 			headers.XTotalCount = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseEmailBatchResultsResponse parses an HTTP response from a EmailBatchResultsWithResponse call
+func ParseEmailBatchResultsResponse(rsp *http.Response) (*EmailBatchResultsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EmailBatchResultsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BatchView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseEmailFeedbackResponse parses an HTTP response from a EmailFeedbackWithResponse call
+func ParseEmailFeedbackResponse(rsp *http.Response) (*EmailFeedbackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EmailFeedbackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FeedbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseEmailFindResponse parses an HTTP response from a EmailFindWithResponse call
+func ParseEmailFindResponse(rsp *http.Response) (*EmailFindResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EmailFindResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest EmailJobAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseEmailFindBatchResponse parses an HTTP response from a EmailFindBatchWithResponse call
+func ParseEmailFindBatchResponse(rsp *http.Response) (*EmailFindBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EmailFindBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest EmailBatchAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseEmailJobResponse parses an HTTP response from a EmailJobWithResponse call
+func ParseEmailJobResponse(rsp *http.Response) (*EmailJobResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EmailJobResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest JobView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseEmailVerifyResponse parses an HTTP response from a EmailVerifyWithResponse call
+func ParseEmailVerifyResponse(rsp *http.Response) (*EmailVerifyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EmailVerifyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest EmailJobAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
 	}
 
 	return response, nil

@@ -32,7 +32,12 @@ func runServe(ctx context.Context, args []string) error {
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	b := addBackendFlags(fs)
+	ef := addEmailFlags(fs)
 	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	emailCfg, err := ef.config()
+	if err != nil {
 		return err
 	}
 	log := newLogger(*b.logFormat)
@@ -102,8 +107,14 @@ func runServe(ctx context.Context, args []string) error {
 	// The name index is shared: the server builds it in the background at
 	// start-up, company bulk match tasks read it.
 	names := &namematch.Service{Engine: eng}
-	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease})
-	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
+	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease}
+	tasks := jobs.New(jc)
+	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
+	if err != nil {
+		return err
+	}
+	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
+		Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")

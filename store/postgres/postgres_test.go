@@ -115,7 +115,7 @@ func TestReopenKeepsData(t *testing.T) {
 	files, _ := fs.Glob(migrations, "migrations/*.up.sql")
 	var n int
 	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(files) {
-		t.Fatalf("schema_migrations has %d rows (%v), want %d", n, err, len(files))
+		t.Fatalf("schema_migrations has %d rows (%v), want %d (one per migration file)", n, err, len(files))
 	}
 }
 
