@@ -194,7 +194,7 @@ func TestAppend(t *testing.T) {
 		{"", nil, "a.csv", file, 422, "dataset: give at least one"},
 		{"?dataset=funding", nil, "a.csv", file, 422, `dataset: "funding" is not one of`},
 		{"?dataset=bizdata&csv=maybe", nil, "a.csv", file, 422, "csv"},
-		{"?dataset=bizdata", nil, "", nil, 422, "file: File required"}, // declared by AppendForm, checked by Huma
+		{"?dataset=bizdata", nil, "", nil, 422, "upload exactly one CSV or Excel file"}, // a file is required unless query_id is given
 		{"?dataset=bizdata&query_id=q1", nil, "a.csv", file, 404, "saved query"},
 		{"?dataset=bizdata", nil, "a.csv", []byte("name,city\nAcme,Paris\n"), 422, "no column looks like domains"},
 		{"?dataset=bizdata&domain_column=web", nil, "a.csv", file, 422, `domain_column: no column "web"`},

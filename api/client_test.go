@@ -71,7 +71,7 @@ func formOf(t *testing.T, body any, fileName string, file []byte) (io.Reader, st
 		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
 		f := v.Field(i)
 		switch {
-		case f.Type().Name() == "File":
+		case f.Type().Name() == "File" || f.Kind() == reflect.Pointer && f.Type().Elem().Name() == "File":
 			fw, err := w.CreateFormFile(name, fileName)
 			if err != nil {
 				t.Fatal(err)

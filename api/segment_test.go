@@ -104,7 +104,7 @@ func TestSegmentEndpoint(t *testing.T) {
 		status int
 		detail string
 	}{
-		{nil, "", nil, 422, "file: File required"}, // declared by SegmentForm, checked by Huma
+		{nil, "", nil, 422, "upload exactly one CSV or Excel file"}, // a file is required unless query_id is given
 		{map[string]string{"max_segments": "1"}, "a.csv", []byte("domain\na.com\n"), 422, "max_segments"},
 		{map[string]string{"max_segments": "101"}, "a.csv", []byte("domain\na.com\n"), 422, "max_segments"},
 		{nil, "a.csv", []byte("name,city\nAcme,Paris\n"), 422, "no column looks like domains"},
