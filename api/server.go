@@ -47,6 +47,8 @@ type Deps struct {
 	// TaskLease is how long a task stays with a worker that stops
 	// renewing it (a killed server); jobs.DefaultLease when 0.
 	TaskLease time.Duration
+	// Research configures integrations and the research pipeline.
+	Research ResearchConfig
 }
 
 // Server is the HTTP API.
@@ -115,6 +117,7 @@ func New(d Deps) *Server {
 	s.registerSegment()
 	s.registerBulkMatch()
 	s.registerAppend()
+	s.registerResearch(s.registerIntegrations())
 	if ce, ok := contactEngine(d.Engine); ok {
 		svc := &query.ContactService{Engine: ce, Companies: s.companies}
 		s.registerContacts(svc)

@@ -29,6 +29,7 @@ func runServe(ctx context.Context, args []string) error {
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	b := addBackendFlags(fs)
+	rf := addResearchFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -98,7 +99,11 @@ func runServe(ctx context.Context, args []string) error {
 		fmt.Printf("\nDemo API key: %s\nBase URL:     %s\nTry:          curl -H \"X-API-Key: %s\" \"%s/bizdata?domain=%s\"\n\n", key, base, key, base, example)
 	}
 
-	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, TaskLease: *taskLease})
+	research, err := rf.config(*b.dataDir)
+	if err != nil {
+		return fmt.Errorf("integration secrets: %w", err)
+	}
+	srv := api.New(api.Deps{Engine: eng, Store: st, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, TaskLease: *taskLease, Research: research})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")

@@ -61,8 +61,12 @@ func TestRetriesAndCredits(t *testing.T) {
 			return searchfake.Reply{}
 		}, 3, nil},
 		{"brave-402", func(int) searchfake.Reply { return searchfake.Reply{Status: 402, Body: `{"error":"payment required"}`} }, 1, search.ErrOutOfCredits},
-		{"tavily-432", func(int) searchfake.Reply { return searchfake.Reply{Status: 432, Body: `{"detail":"plan usage limit exceeded"}`} }, 1, search.ErrOutOfCredits},
-		{"serper-400", func(int) searchfake.Reply { return searchfake.Reply{Status: 400, Body: `{"message":"Not enough credits"}`} }, 1, search.ErrOutOfCredits},
+		{"tavily-432", func(int) searchfake.Reply {
+			return searchfake.Reply{Status: 432, Body: `{"detail":"plan usage limit exceeded"}`}
+		}, 1, search.ErrOutOfCredits},
+		{"serper-400", func(int) searchfake.Reply {
+			return searchfake.Reply{Status: 400, Body: `{"message":"Not enough credits"}`}
+		}, 1, search.ErrOutOfCredits},
 		{"always-429", func(int) searchfake.Reply { return searchfake.Reply{Status: 429, RetryAfter: "0"} }, 4, search.ErrRateLimited},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
