@@ -308,8 +308,9 @@ func (s *Service) UpdateSearch(ctx context.Context, orgID, id string, f SearchFi
 	return s.Store.UpdateIntegration(ctx, cur)
 }
 
-// resolve returns integration id of kind, or the default when id is "".
-func (s *Service) resolve(ctx context.Context, orgID, kind, id string) (store.Integration, error) {
+// Resolve returns integration id of kind, or the default when id is "";
+// ErrNoIntegration when there is none.
+func (s *Service) Resolve(ctx context.Context, orgID, kind, id string) (store.Integration, error) {
 	if id != "" {
 		return s.Store.GetIntegration(ctx, orgID, kind, id)
 	}
@@ -322,7 +323,7 @@ func (s *Service) resolve(ctx context.Context, orgID, kind, id string) (store.In
 
 // LLM returns a client of integration id (the default when "").
 func (s *Service) LLM(ctx context.Context, orgID, id string, requestTimeout time.Duration) (llm.Client, store.Integration, error) {
-	in, err := s.resolve(ctx, orgID, store.IntegrationLLM, id)
+	in, err := s.Resolve(ctx, orgID, store.IntegrationLLM, id)
 	if err != nil {
 		return nil, in, err
 	}
@@ -337,7 +338,7 @@ func (s *Service) LLM(ctx context.Context, orgID, id string, requestTimeout time
 
 // Search returns a client of search integration id (the default when "").
 func (s *Service) Search(ctx context.Context, orgID, id string) (search.Client, store.Integration, error) {
-	in, err := s.resolve(ctx, orgID, store.IntegrationSearch, id)
+	in, err := s.Resolve(ctx, orgID, store.IntegrationSearch, id)
 	if err != nil {
 		return nil, in, err
 	}
