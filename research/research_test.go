@@ -246,7 +246,7 @@ func TestContactGeneration(t *testing.T) {
 	e := newEnv(t, "openai", "gpt-4o-mini", true)
 	e.llm.Answer = func(_ int, _, prompt string) llmfake.Reply {
 		return llmfake.Reply{Text: `{"contacts":[
-			{"name":"Ada Lovelace","title":"CTO","department":"Engineering","seniority":"Executive","email":"ada@company0000.com","linkedin_url":"https://www.linkedin.com/in/ada","skills":["math"],"phone":[{"phone":"+14155550100","type":"work"}]},
+			{"name":"Ada Lovelace","title":"CTO","department":"Technology","seniority":"Executive","email":"ada@company0000.com","linkedin_url":"https://www.linkedin.com/in/ada","skills":["math"],"phone":[{"phone":"+14155550100","type":"work"}]},
 			{"name":"Bob","title":null,"department":"Wizards","seniority":null,"email":"bob@gmail.com","linkedin_url":null,"skills":[],"phone":[]},
 			{"name":"","title":"ghost","department":null,"seniority":null,"email":null,"linkedin_url":null,"skills":[],"phone":[]}],
 			"email_pattern":"{first}@company0000.com","email_pattern_confidence":1.7,"email_pattern_guess":"jane@company0000.com"}`}
