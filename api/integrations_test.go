@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -339,4 +340,30 @@ func TestSearchIntegrations(t *testing.T) {
 		t.Fatalf("delete: %d", code)
 	}
 	f.assertNoKeys(t, testSearchKey, "bad-BADSEARCHKEY-123456")
+}
+
+// A public-looking base_url passes validation, but when its name resolves
+// to loopback at connect time (DNS rebinding) the call is refused and
+// nothing reaches the server behind it.
+func TestLLMIntegrationRebinding(t *testing.T) {
+	fake := llmfake.Start(testLLMKey)
+	defer fake.Close()
+	port := fake.URL[strings.LastIndex(fake.URL, ":")+1:]
+	f := newResearchFixture(t, false, func(d *Deps) {
+		d.Research.Lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("::ffff:127.0.0.1")}, nil
+		}
+	})
+	body := map[string]any{"integration_name": "x", "provider": "custom", "api_key": testLLMKey, "model_name": "m", "base_url": "http://llm.example.com:" + port + "/v1/"}
+	code, resp := f.send(t, "POST", "/v1/llm-providers/test-connection", f.key, body)
+	if code != 200 || resp["status"] != "error" || !strings.Contains(resp["message"].(string), "not a public address") {
+		t.Fatalf("rebinding: %d %v", code, resp)
+	}
+	if code, resp := f.send(t, "POST", "/v1/llm-providers/config", f.key, body); code != 400 {
+		t.Fatalf("create: %d %v", code, resp)
+	}
+	if fake.Calls() != 0 {
+		t.Fatalf("%d calls reached the loopback server", fake.Calls())
+	}
+	f.assertNoKeys(t, testLLMKey)
 }
