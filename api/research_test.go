@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/enginetest"
 	"github.com/openprospect/prospectd/providers/llm/llmfake"
 	"github.com/openprospect/prospectd/providers/search/searchfake"
 )
@@ -250,5 +252,46 @@ func TestGenCancel(t *testing.T) {
 	}
 	if code, _ := f.send(t, "DELETE", "/v1/gen/cancel/"+id, f.key, nil); code != 200 {
 		t.Fatalf("cancel again: %d", code)
+	}
+}
+
+func TestGenProcessPersonas(t *testing.T) {
+	f, fake, _ := researchSetup(t, "gpt-4o-mini")
+	ce := f.srv.deps.Engine.(index.ContactEngine)
+	if _, err := ce.UpsertContacts(context.Background(), enginetest.ContactFixtures()); err != nil {
+		t.Fatal(err)
+	}
+	fake.Answer = func(_ int, _, prompt string) llmfake.Reply {
+		switch {
+		case strings.Contains(prompt, "Person: Ana García") && strings.Contains(prompt, "Employer profile") && strings.Contains(prompt, "Homepage of acme.com"):
+			return llmfake.Reply{Text: `{"answer":"runs security at Acme"}`}
+		case strings.Contains(prompt, "Person: Priya Shah") && strings.Contains(prompt, "Homepage of brightbank.co.uk"):
+			return llmfake.Reply{Text: `{"answer":"CFO of Bright Bank"}`}
+		}
+		return llmfake.Reply{Text: `{"answer":"missing context"}`}
+	}
+	code, body := f.send(t, "POST", "/v1/gen/process-personas", f.key, map[string]any{"query": "What do they own?", "persona_ids": []int64{1, 20}, "context_mode": "full"})
+	if code != 200 || body["total_domains"] != float64(2) {
+		t.Fatalf("submit: %d %v", code, body)
+	}
+	st := f.waitDone(t, body["task_id"].(string))
+	res := st["results"].(map[string]any)
+	if res["1"] != "runs security at Acme" || res["20"] != "CFO of Bright Bank" {
+		t.Fatalf("results %v", st)
+	}
+	org, _ := f.st.OrgByName(context.Background(), "acme")
+	start, end := account.Period(time.Now())
+	if u, _ := f.st.Usage(context.Background(), org.ID, start, end); u.Records["contact"] != 2 {
+		t.Fatalf("contacts billed %v", u.Records)
+	}
+	for _, bad := range []map[string]any{
+		{"query": "q", "persona_ids": []int64{}},
+		{"query": "q", "persona_ids": []int64{0}},
+		{"query": "q", "persona_ids": []any{"x"}},
+		{"query": "q", "persona_ids": []int64{1}, "context_mode": "website"},
+	} {
+		if code, body := f.send(t, "POST", "/v1/gen/process-personas", f.key, bad); code != 422 {
+			t.Fatalf("%v: %d %v", bad, code, body)
+		}
 	}
 }

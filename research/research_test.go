@@ -405,3 +405,28 @@ func TestCancelStopsCalls(t *testing.T) {
 	})
 	t.Logf("stopped after %d calls; cancelled status within %v", at2s, time.Since(cancelled))
 }
+
+// A record that outlives the per-record timeout is marked; the others
+// and the task complete.
+func TestRecordTimeout(t *testing.T) {
+	e := newEnv(t, "openai", "gpt-4o-mini", false)
+	e.p.RecordTimeout = 300 * time.Millisecond
+	e.llm.Answer = func(_ int, _, prompt string) llmfake.Reply {
+		if strings.Contains(prompt, "company0001.com") {
+			time.Sleep(2 * time.Second)
+		}
+		return llmfake.Reply{Text: `{"answer":"ok"}`}
+	}
+	task := e.submit(t, research.Request{Kind: research.KindGen, Query: "q", ContextMode: research.ModeDomain, Keys: domains(3)})
+	start := time.Now()
+	out, err := e.p.Run(context.Background(), task.ID, task.OrgID, task.Input, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.RecordErrors["company0001.com"] != "record timed out" || string(out.Results["company0000.com"]) != `"ok"` || len(out.Results) != 3 {
+		t.Fatalf("outcome %+v", out)
+	}
+	if time.Since(start) > 1500*time.Millisecond {
+		t.Fatalf("took %v", time.Since(start))
+	}
+}
