@@ -359,3 +359,15 @@ func (s *Service) LLMModels(ctx context.Context, orgID, id string) ([]llm.Model,
 	ms, err := c.Models(ctx)
 	return ms, in, err
 }
+
+// MarkDeprecated records that an LLM integration's model is no longer
+// offered (the provider answered "model not found" to a call).
+func (s *Service) MarkDeprecated(ctx context.Context, orgID, id string) error {
+	in, err := s.Store.GetIntegration(ctx, orgID, store.IntegrationLLM, id)
+	if err != nil || in.ModelDeprecated {
+		return err
+	}
+	in.ModelDeprecated = true
+	_, err = s.Store.UpdateIntegration(ctx, in)
+	return err
+}

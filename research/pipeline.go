@@ -131,6 +131,8 @@ type run struct {
 	srchSem chan struct{}
 	// profiles are the records' contexts, built before dispatch.
 	profiles map[string]recordContext
+	// deprecated flags the integration once when its model is gone.
+	deprecated sync.Once
 }
 
 // Run executes a research task: records already stored are skipped; the
@@ -280,6 +282,13 @@ func (r *run) record(ctx context.Context, key string, timeout time.Duration) rec
 	resp, err := r.model.Complete(ctx, req)
 	<-r.llmSem
 	res.Usage.Calls = 1
+	if errors.Is(err, llm.ErrModelNotFound) {
+		r.deprecated.Do(func() {
+			if err := r.p.Integrations.MarkDeprecated(context.WithoutCancel(ctx), r.orgID, r.llmIn.ID); err != nil {
+				r.p.Log.Warn().Err(err).Str("integration", r.llmIn.ID).Msg("mark model deprecated")
+			}
+		})
+	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
 			res.Error = "record timed out"

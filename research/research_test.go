@@ -430,3 +430,22 @@ func TestRecordTimeout(t *testing.T) {
 		t.Fatalf("took %v", time.Since(start))
 	}
 }
+
+// A provider answering "model not found" fails the records and flags the
+// integration's model as deprecated.
+func TestModelGoneMarksDeprecated(t *testing.T) {
+	e := newEnv(t, "openai", "gpt-4o-mini", false)
+	e.llm.Answer = func(int, string, string) llmfake.Reply { return llmfake.Reply{Status: 404} }
+	task := e.submit(t, research.Request{Kind: research.KindGen, Query: "q", ContextMode: research.ModeDomain, Keys: domains(3)})
+	out, err := e.p.Run(context.Background(), task.ID, task.OrgID, task.Input, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.RecordErrors) != 3 || !strings.Contains(out.RecordErrors["company0000.com"], "model call failed") {
+		t.Fatalf("record errors %v", out.RecordErrors)
+	}
+	in, _ := e.st.GetIntegration(context.Background(), e.org.ID, store.IntegrationLLM, e.llmID)
+	if !in.ModelDeprecated {
+		t.Fatal("model not flagged deprecated")
+	}
+}
