@@ -185,7 +185,7 @@ func TestLLMIntegrations(t *testing.T) {
 		t.Fatalf("list: %d %v", code, body)
 	}
 	p0 := provs[0].(map[string]any)
-	if p0["api_key"] != "*****" || p0["is_default"] != true || p0["model_deprecated"] != false || p0["supports_web_search"] != false {
+	if p0["api_key"] != "*****" || p0["is_default"] != true || p0["model_deprecated"] != false || p0["supports_web_search"] != true {
 		t.Fatalf("first integration: %v", p0)
 	}
 	if provs[1].(map[string]any)["is_default"] != false {

@@ -142,7 +142,7 @@ func TestGenProcess(t *testing.T) {
 }
 
 func TestGenValidation(t *testing.T) {
-	f, _, _ := researchSetup(t, "gpt-4o-mini")
+	f, _, _ := researchSetup(t, "gpt-3.5-turbo")
 	for _, tc := range []struct {
 		name string
 		body map[string]any
@@ -181,7 +181,7 @@ func TestGenValidation(t *testing.T) {
 }
 
 func TestICPAndContactGenerationRoutes(t *testing.T) {
-	f, fake, sf := researchSetup(t, "gpt-4o-mini")
+	f, fake, sf := researchSetup(t, "gpt-3.5-turbo")
 	fake.Answer = func(_ int, _, prompt string) llmfake.Reply {
 		if strings.Contains(prompt, "ideal customer profile") {
 			return llmfake.Reply{Text: `{"Fit":"partial","Confidence":"medium","Reasoning":"Some overlap."}`}

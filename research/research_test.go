@@ -170,7 +170,7 @@ func TestGenWithSearchProvider(t *testing.T) {
 
 func TestPrepareSearchResolution(t *testing.T) {
 	ctx := context.Background()
-	plain := newEnv(t, "openai", "gpt-4o-mini", false)
+	plain := newEnv(t, "openai", "gpt-3.5-turbo", false)
 	_, err := plain.p.Prepare(ctx, plain.org.ID, research.Request{Kind: research.KindGen, Query: "q", WebSearch: true, Keys: []string{"a.com"}})
 	if !errorsIs(err, research.ErrNoSearch) {
 		t.Fatalf("no search available: %v", err)

@@ -113,13 +113,14 @@ func (c Config) retries() int {
 }
 
 // SupportsWebSearch reports whether a model has built-in web search:
-// OpenAI's search models on chat completions, and the Claude models the
-// web search tool works with. Custom servers are assumed not to.
+// OpenAI's search models on chat completions and the models the Responses
+// API's web search tool works with, and the Claude models the web search
+// tool works with. Custom servers are assumed not to.
 func SupportsWebSearch(provider, model string) bool {
 	m := strings.ToLower(model)
 	switch provider {
 	case OpenAI:
-		return strings.Contains(m, "search-preview") || strings.Contains(m, "-search-api")
+		return searchPreview(m) || responsesSearch(m)
 	case Anthropic:
 		if !strings.HasPrefix(m, "claude-") {
 			return false
@@ -130,6 +131,25 @@ func SupportsWebSearch(provider, model string) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// searchPreview: an OpenAI chat model that searches on every answer.
+func searchPreview(m string) bool {
+	return strings.Contains(m, "search-preview") || strings.Contains(m, "-search-api")
+}
+
+// responsesSearch: an OpenAI model the Responses API's web search tool
+// accepts.
+func responsesSearch(m string) bool {
+	if strings.HasPrefix(m, "gpt-4.1-nano") || strings.Contains(m, "realtime") || strings.Contains(m, "audio") {
+		return false
+	}
+	for _, p := range []string{"gpt-4o", "gpt-4.1", "gpt-5", "o3", "o4-mini"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
 	}
 	return false
 }

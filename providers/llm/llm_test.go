@@ -68,6 +68,35 @@ func TestComplete(t *testing.T) {
 	}
 }
 
+// OpenAI searches through chat completions with the search-preview
+// models and through the Responses API's tool with the others.
+func TestOpenAIWebSearchRoutes(t *testing.T) {
+	f := llmfake.Start(key)
+	defer f.Close()
+	f.Answer = func(int, string, string) llmfake.Reply {
+		return llmfake.Reply{Text: `{"answer":"x"}`, PromptTokens: 70, CompletionTokens: 9, SearchCalls: 2}
+	}
+	for _, tc := range []struct {
+		model, want string
+		searches    int
+	}{
+		{"gpt-4o-search-preview", `"web_search_options":{"search_context_size":"high"}`, 1},
+		{"gpt-4.1", `"type":"web_search_preview"`, 2},
+	} {
+		c, _ := llm.New(llm.Config{Provider: llm.OpenAI, APIKey: key, Model: tc.model, BaseURL: f.URL + "/v1/",
+			HTTP: netguard.NewClient(netguard.Options{AllowPrivate: true})})
+		resp, err := c.Complete(context.Background(), llm.Request{System: "s", Prompt: "p", WebSearch: true, SearchContextSize: "high",
+			Schema: map[string]any{"type": "object"}})
+		if err != nil || resp.Text != `{"answer":"x"}` || resp.PromptTokens != 70 || resp.CompletionTokens != 9 || resp.SearchCalls != tc.searches {
+			t.Fatalf("%s: %+v %v", tc.model, resp, err)
+		}
+		b := f.Bodies()
+		if body := b[len(b)-1]; !strings.Contains(body, tc.want) || !strings.Contains(body, "json_schema") {
+			t.Fatalf("%s: body %s", tc.model, body)
+		}
+	}
+}
+
 func TestErrorsAndRetries(t *testing.T) {
 	for _, provider := range []string{llm.OpenAI, llm.Anthropic} {
 		t.Run(provider, func(t *testing.T) {
@@ -125,7 +154,8 @@ func TestSupportsWebSearch(t *testing.T) {
 		p, m string
 		want bool
 	}{
-		{llm.OpenAI, "gpt-4o-search-preview", true}, {llm.OpenAI, "gpt-4o-mini", false},
+		{llm.OpenAI, "gpt-4o-search-preview", true}, {llm.OpenAI, "gpt-4o-mini", true}, {llm.OpenAI, "gpt-3.5-turbo", false},
+		{llm.OpenAI, "gpt-4.1-nano", false}, {llm.OpenAI, "gpt-5-mini", true},
 		{llm.Anthropic, "claude-sonnet-4-5", true}, {llm.Anthropic, "claude-3-haiku-20240307", false},
 		{llm.Custom, "llama3", false},
 	} {

@@ -3,9 +3,11 @@ package llm
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
+	"github.com/openai/openai-go/responses"
 	"github.com/openai/openai-go/shared"
 )
 
@@ -30,6 +32,11 @@ func newOpenAI(cfg Config) *openAIClient {
 }
 
 func (o *openAIClient) Complete(ctx context.Context, req Request) (Response, error) {
+	if req.WebSearch && o.cfg.Provider == OpenAI && !searchPreview(strings.ToLower(o.cfg.Model)) {
+		// Chat completions search only with the search-preview models;
+		// the others search through the Responses API's tool.
+		return o.respond(ctx, req)
+	}
 	var msgs []openai.ChatCompletionMessageParamUnion
 	system := req.System
 	if req.Schema != nil && o.cfg.Provider == Custom {
@@ -76,6 +83,48 @@ func (o *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 	}
 	if resp.JSON.Usage.Valid() {
 		out.PromptTokens, out.CompletionTokens, out.TokensReported = resp.Usage.PromptTokens, resp.Usage.CompletionTokens, true
+	}
+	return out, nil
+}
+
+// respond answers through the Responses API with the web search tool.
+func (o *openAIClient) respond(ctx context.Context, req Request) (Response, error) {
+	size := req.SearchContextSize
+	if size == "" {
+		size = "low"
+	}
+	p := responses.ResponseNewParams{
+		Model: o.cfg.Model,
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(req.Prompt)},
+		Tools: []responses.ToolUnionParam{{OfWebSearchPreview: &responses.WebSearchToolParam{
+			Type: responses.WebSearchToolTypeWebSearchPreview, SearchContextSize: responses.WebSearchToolSearchContextSize(size)}}},
+	}
+	if req.System != "" {
+		p.Instructions = openai.String(req.System)
+	}
+	if req.MaxTokens > 0 {
+		p.MaxOutputTokens = openai.Int(int64(req.MaxTokens))
+	}
+	if req.Schema != nil {
+		name := req.SchemaName
+		if name == "" {
+			name = "answer"
+		}
+		p.Text = responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
+			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: name, Schema: req.Schema, Strict: openai.Bool(true)}}}
+	}
+	resp, err := o.c.Responses.New(ctx, p)
+	if err != nil {
+		return Response{}, o.err(err)
+	}
+	out := Response{Text: resp.OutputText()}
+	for _, item := range resp.Output {
+		if item.Type == "web_search_call" {
+			out.SearchCalls++
+		}
+	}
+	if resp.JSON.Usage.Valid() {
+		out.PromptTokens, out.CompletionTokens, out.TokensReported = resp.Usage.InputTokens, resp.Usage.OutputTokens, true
 	}
 	return out, nil
 }

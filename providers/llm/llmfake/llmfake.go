@@ -1,5 +1,6 @@
 // Package llmfake is a loopback server speaking the wire formats of
-// OpenAI chat completions and models, and Anthropic messages and models,
+// OpenAI chat completions, responses and models, and Anthropic messages
+// and models,
 // scripted by tests: answers, delays, rate limits with Retry-After,
 // server errors and malformed bodies. The real SDKs talk to it.
 package llmfake
@@ -99,6 +100,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.complete(w, r, false)
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/messages"):
 		s.complete(w, r, true)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		s.respond(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -177,6 +180,58 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, anthropic bool
 		"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": rep.Text}}}}
 	if !rep.NoUsage {
 		out["usage"] = map[string]any{"prompt_tokens": rep.PromptTokens, "completion_tokens": rep.CompletionTokens, "total_tokens": rep.PromptTokens + rep.CompletionTokens}
+	}
+	writeJSON(w, 200, out)
+}
+
+// respond answers the OpenAI Responses API: instructions and a string
+// input in, output items (web_search_call items, then the message) out.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Model        string          `json:"model"`
+		Instructions string          `json:"instructions"`
+		Input        json.RawMessage `json:"input"`
+	}
+	raw := new(strings.Builder)
+	if err := json.NewDecoder(teeReader{r.Body, raw}).Decode(&body); err != nil {
+		http.Error(w, "bad json", 400)
+		return
+	}
+	prompt := text(body.Input)
+	n := int(s.calls.Add(1))
+	s.mu.Lock()
+	s.prompts = append(s.prompts, prompt)
+	s.bodies = append(s.bodies, raw.String())
+	s.mu.Unlock()
+	if s.Delay > 0 {
+		select {
+		case <-time.After(s.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	rep := Reply{Text: `{"answer":"ok"}`, PromptTokens: 10, CompletionTokens: 5}
+	if s.Answer != nil {
+		rep = s.Answer(n, body.Instructions, prompt)
+	}
+	if rep.RetryAfter != "" {
+		w.Header().Set("Retry-After", rep.RetryAfter)
+	}
+	if rep.Status != 0 && rep.Status != 200 {
+		writeJSON(w, rep.Status, map[string]any{"error": map[string]any{"message": fmt.Sprintf("scripted %d", rep.Status), "type": "server_error"}})
+		return
+	}
+	var output []map[string]any
+	for i := int64(0); i < rep.SearchCalls; i++ {
+		output = append(output, map[string]any{"type": "web_search_call", "id": fmt.Sprintf("ws_%d_%d", n, i), "status": "completed"})
+	}
+	output = append(output, map[string]any{"type": "message", "id": fmt.Sprintf("msg_%d", n), "role": "assistant", "status": "completed",
+		"content": []map[string]any{{"type": "output_text", "text": rep.Text, "annotations": []any{}}}})
+	out := map[string]any{"id": fmt.Sprintf("resp_%d", n), "object": "response", "created_at": time.Now().Unix(), "status": "completed",
+		"model": body.Model, "output": output, "parallel_tool_calls": true, "tool_choice": "auto", "tools": []any{}}
+	if !rep.NoUsage {
+		out["usage"] = map[string]any{"input_tokens": rep.PromptTokens, "output_tokens": rep.CompletionTokens, "total_tokens": rep.PromptTokens + rep.CompletionTokens,
+			"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}
 	}
 	writeJSON(w, 200, out)
 }
