@@ -22,6 +22,9 @@ type recordContext struct {
 	Name     string // company or person name
 	Profile  string // JSON or text block
 	Homepage string
+	// FetchHomepage asks for the homepage text, fetched when the record
+	// runs (so a long task starts calling the model at once).
+	FetchHomepage bool
 }
 
 // maxHomepage bounds the homepage text sent per record (runes).
@@ -41,34 +44,15 @@ func (p *Pipeline) contexts(ctx context.Context, t Task, keys []string) (map[str
 			return nil, err
 		}
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	sem := make(chan struct{}, 8)
 	for _, k := range keys {
-		rc := recordContext{Domain: k, Name: k}
+		rc := recordContext{Domain: k, Name: k, FetchHomepage: t.ContextMode == ModeWebsite}
 		if c, ok := companies[k]; ok {
 			rc.Name = c.Name
 			b, _ := json.Marshal(record.ProfileOf(c))
 			rc.Profile = string(b)
 		}
-		if t.ContextMode == ModeWebsite {
-			wg.Add(1)
-			go func(rc recordContext) {
-				defer wg.Done()
-				sem <- struct{}{}
-				rc.Homepage = p.homepage(ctx, rc.Domain)
-				<-sem
-				mu.Lock()
-				out[rc.Domain] = rc
-				mu.Unlock()
-			}(rc)
-			continue
-		}
-		mu.Lock()
 		out[k] = rc
-		mu.Unlock()
 	}
-	wg.Wait()
 	return out, ctx.Err()
 }
 
@@ -139,9 +123,7 @@ func (p *Pipeline) personaContexts(ctx context.Context, t Task, keys []string) (
 				b, _ := json.Marshal(record.ProfileOf(co))
 				rc.Profile += "\nEmployer profile: " + string(b)
 			}
-			if t.ContextMode == ModeFull && c.Domain != "" {
-				rc.Homepage = p.homepage(ctx, c.Domain)
-			}
+			rc.FetchHomepage = t.ContextMode == ModeFull && c.Domain != ""
 		}
 		out[k] = rc
 	}

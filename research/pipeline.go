@@ -244,6 +244,9 @@ func (r *run) record(ctx context.Context, key string, timeout time.Duration) rec
 	defer cancel()
 	var res recordResult
 	rc := r.profiles[key]
+	if rc.FetchHomepage {
+		rc.Homepage = r.p.homepage(ctx, rc.Domain)
+	}
 	var evidence []search.Result
 	if r.search != nil && r.task.WebSearch {
 		for _, q := range r.queries(key, rc) {

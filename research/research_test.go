@@ -293,6 +293,40 @@ func TestSearchWarnings(t *testing.T) {
 	if e.search.Calls() > int64(research.DefaultConcurrency)+1 {
 		t.Fatalf("%d searches sent to a provider out of credits", e.search.Calls())
 	}
+	// The next task finds the breaker open: no query runs, and it says so.
+	calls := e.search.Calls()
+	task = e.submit(t, research.Request{Kind: research.KindGen, Query: "q", WebSearch: true, ContextMode: research.ModeDomain, Keys: domains(3)})
+	out, err = e.p.Run(context.Background(), task.ID, task.OrgID, task.Input, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined = strings.Join(out.Warnings, "|")
+	if e.search.Calls() != calls || !strings.Contains(joined, "no search query ran") || !strings.Contains(joined, "circuit breaker open") ||
+		out.CostMetadata["search_provider"].(map[string]any)["queries_executed"] != 0 {
+		t.Fatalf("second task: warnings %q, %d new calls", out.Warnings, e.search.Calls()-calls)
+	}
+	// Most recent last: the run-level warning comes after the per-record ones.
+	if !strings.Contains(out.Warnings[len(out.Warnings)-1], "no search query ran") {
+		t.Fatalf("order %q", out.Warnings)
+	}
+}
+
+// Token counts a provider does not report are absent, not zero.
+func TestUnreportedTokens(t *testing.T) {
+	e := newEnv(t, "anthropic", "claude-sonnet-4-5", false)
+	e.llm.Answer = func(int, string, string) llmfake.Reply { return llmfake.Reply{Text: `{"answer":"x"}`, NoUsage: true} }
+	task := e.submit(t, research.Request{Kind: research.KindGen, Query: "q", ContextMode: research.ModeDomain, Keys: domains(2)})
+	out, err := e.p.Run(context.Background(), task.ID, task.OrgID, task.Input, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := out.CostMetadata["anthropic/claude-sonnet-4-5"].(map[string]any)
+	if _, ok := cm["prompt_tokens"]; ok || cm["calls"] != 2 {
+		t.Fatalf("cost metadata %v", cm)
+	}
+	if _, ok := cm["completion_tokens"]; ok {
+		t.Fatalf("cost metadata %v", cm)
+	}
 }
 
 func lastBody(f *llmfake.Server) string {
