@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -48,14 +49,15 @@ type Service struct {
 	// MaxRetries of provider calls (0: the clients' default).
 	MaxRetries int
 
-	http *http.Client
+	httpOnce sync.Once
+	http     *http.Client
 }
 
 // HTTP is the guarded client every provider call goes through.
 func (s *Service) HTTP() *http.Client {
-	if s.http == nil {
+	s.httpOnce.Do(func() {
 		s.http = netguard.NewClient(netguard.Options{AllowPrivate: s.AllowPrivate, Lookup: s.Lookup})
-	}
+	})
 	return s.http
 }
 
