@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"net/netip"
@@ -366,4 +367,29 @@ func TestLLMIntegrationRebinding(t *testing.T) {
 		t.Fatalf("%d calls reached the loopback server", fake.Calls())
 	}
 	f.assertNoKeys(t, testLLMKey)
+}
+
+func TestResearchRoutesInOpenAPI(t *testing.T) {
+	f := newResearchFixture(t, false, nil)
+	code, body := f.send(t, "GET", "/v1/openapi.json", "", nil)
+	if code != 200 {
+		t.Fatalf("openapi: %d", code)
+	}
+	paths := body["paths"].(map[string]any)
+	for _, p := range []string{"/v1/llm-providers/config", "/v1/llm-providers/config/{integration_id}", "/v1/llm-providers/test-connection",
+		"/v1/llm-providers/config/{integration_id}/set-default", "/v1/search-providers", "/v1/search-providers/{integration_id}",
+		"/v1/search-providers/{integration_id}/default", "/v1/search-providers/models", "/v1/gen/process", "/v1/gen/process-personas",
+		"/v1/gen/models", "/v1/gen/status/{task_id}", "/v1/gen/cancel/{task_id}", "/v1/validate/icp", "/v1/contacts/discover/generate"} {
+		if _, ok := paths[p]; !ok {
+			t.Errorf("openapi lacks %s", p)
+		}
+	}
+	schemas := body["components"].(map[string]any)["schemas"].(map[string]any)
+	key := schemas["LLMIntegration"].(map[string]any)["properties"].(map[string]any)["api_key"].(map[string]any)
+	if key["examples"] == nil && key["example"] == nil {
+		t.Fatalf("api_key schema %v", key)
+	}
+	if ex := fmt.Sprint(key["examples"], key["example"]); !strings.Contains(ex, "*****") {
+		t.Fatalf("api_key example %s", ex)
+	}
 }

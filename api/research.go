@@ -211,6 +211,16 @@ func (s *Server) registerResearch(svc *integrations.Service) {
 				mode = research.ModeWebsite
 			}
 			b := in.Body
+			// Earlier findings are keyed like the records: by root domain.
+			prev := make(map[string]json.RawMessage, len(b.PreviousDiscogenData))
+			for k, v := range b.PreviousDiscogenData {
+				d, err := domain.Normalize(k)
+				if err != nil {
+					return nil, huma.Error422UnprocessableEntity(fmt.Sprintf("previous_discogen_data: key %q is not a domain", k))
+				}
+				prev[d] = v
+			}
+			b.PreviousDiscogenData = prev
 			return submit(ctx, pr, research.Request{Kind: research.KindGen, Query: b.Query, IntegrationID: b.IntegrationID, SearchProviderID: b.SearchProviderID,
 				WebSearch: b.WebSearch, SearchContextSize: b.SearchContextSize, IncludeXSearch: b.IncludeXSearch, ContextMode: mode, Keys: ds,
 				Previous: b.PreviousDiscogenData}, "gen/process", companies(mode))

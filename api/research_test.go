@@ -78,14 +78,14 @@ func TestGenProcess(t *testing.T) {
 	f, fake, sf := researchSetup(t, "gpt-4o-mini")
 	addSearch(t, f, sf)
 	fake.Answer = func(n int, _, prompt string) llmfake.Reply {
-		if !strings.Contains(prompt, "Homepage of acme.com") && strings.Contains(prompt, "acme.com") {
+		if strings.Contains(prompt, "domain: acme.com") && (!strings.Contains(prompt, "Homepage of acme.com") || !strings.Contains(prompt, `Earlier findings: {"answer":"earlier: maybe"}`)) {
 			return llmfake.Reply{Text: `{"answer":"no homepage"}`, PromptTokens: 11, CompletionTokens: 3}
 		}
 		return llmfake.Reply{Text: `{"answer":"hospitals: yes"}`, PromptTokens: 11, CompletionTokens: 3}
 	}
 	code, body := f.send(t, "POST", "/v1/gen/process", f.key, map[string]any{
 		"query": "Does it sell to hospitals?", "domains": []string{"acme.com", "https://www.brightbank.co.uk/x", "unknown-co.com"},
-		"web_search": true, "search_context_size": "medium"})
+		"web_search": true, "search_context_size": "medium", "previous_discogen_data": map[string]any{"WWW.Acme.com": map[string]any{"answer": "earlier: maybe"}}})
 	if code != 200 || body["status"] != "in_progress" || body["total_domains"] != float64(3) || body["column_name"].([]any)[0] != "answer" {
 		t.Fatalf("submit: %d %v", code, body)
 	}
@@ -158,6 +158,8 @@ func TestGenValidation(t *testing.T) {
 		{"integration not uuid", map[string]any{"query": "q", "domains": []string{"acme.com"}, "integration_id": "x"}, 422, "integration_id"},
 		{"unknown integration", map[string]any{"query": "q", "domains": []string{"acme.com"}, "integration_id": "00000000-0000-4000-8000-000000000000"}, 400, "integration_id"},
 		{"unknown field", map[string]any{"query": "q", "domains": []string{"acme.com"}, "bogus": 1}, 422, "bogus"},
+		{"bad previous key", map[string]any{"query": "q", "domains": []string{"acme.com"}, "previous_discogen_data": map[string]any{"not a domain": 1}}, 422, "previous_discogen_data"},
+		{"too many domains", map[string]any{"query": "q", "domains": make([]string, 10001)}, 422, "domains"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, body := f.send(t, "POST", "/v1/gen/process", f.key, tc.body)
