@@ -22,8 +22,10 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -85,6 +87,11 @@ type Deps struct {
 	// batches (jobs.NewEmail); the /v1/email routes are served when set.
 	Email      *email.Service
 	EmailTasks Tasks
+	// Integrations is the LLM and search integration service and Research
+	// the research pipeline (research.New; jobs/ runs its tasks); the
+	// integration and research routes are served when set.
+	Integrations *integrations.Service
+	Research     *research.Pipeline
 }
 
 // Server is the HTTP API.
@@ -165,6 +172,7 @@ func New(d Deps) *Server {
 	s.registerContactMatch()
 	s.registerLookup()
 	s.registerEmail()
+	s.registerResearch(s.registerIntegrations())
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

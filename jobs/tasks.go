@@ -10,6 +10,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -53,6 +54,9 @@ type Config struct {
 	Plans account.Plans
 	Now   func() time.Time
 	Log   zerolog.Logger
+	// Research runs the research task kinds (gen, personas, ICP
+	// validation, contact generation); they are not wired when nil.
+	Research *research.Pipeline
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -75,5 +79,8 @@ func New(c Config) *Runner {
 	handle(r, query.KindSegment, (&query.SegmentTask{Companies: companies, Orgs: c.State, Biller: biller}).Run)
 	handle(r, namematch.KindBulkMatch, (&namematch.BulkMatchTask{Names: c.Names, Profiles: c.Engine, Orgs: c.State, Biller: biller, Log: c.Log}).Run)
 	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
+	if c.Research != nil {
+		RegisterResearch(r, c.Research)
+	}
 	return r
 }

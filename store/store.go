@@ -200,6 +200,8 @@ type Store interface {
 	Tasks
 	TaskLeases
 	EmailStore
+	IntegrationStore
+	ResearchRecordStore
 	Checker
 	Close() error
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/openprospect/prospectd/internal/privatefs"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -33,6 +34,7 @@ func runServe(ctx context.Context, args []string) error {
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
+	rf := addResearchFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -107,14 +109,19 @@ func runServe(ctx context.Context, args []string) error {
 	// The name index is shared: the server builds it in the background at
 	// start-up, company bulk match tasks read it.
 	names := &namematch.Service{Engine: eng}
-	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease}
+	researchCfg, err := rf.config(*b.dataDir)
+	if err != nil {
+		return fmt.Errorf("integration secrets: %w", err)
+	}
+	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
+	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
+		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
