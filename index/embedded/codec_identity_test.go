@@ -189,4 +189,3 @@ func TestParseDayIdentity(t *testing.T) {
 		}
 	}
 }
-

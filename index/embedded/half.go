@@ -16,9 +16,9 @@ import (
 // ranks identically before and after a restart.
 //
 // The conversions are x448/float16's (round to nearest even). A 256-value
-// vector takes ~0.6 µs each way, under a CPU-second per million companies
-// loaded or opened; the F16C assembly that did it in 25 ns was removed, as
-// no bar needs that gain (docs/benchmarks.md, "Hand-written code removed").
+// vector takes ~0.6 µs, under a CPU-second per million companies loaded;
+// the F16C assembly that did it in 25 ns was removed, as no bar needs that
+// gain (docs/decisions.md, "Hand-written low-level code (issue 13)").
 
 // putHalfs writes the binary16 of each src[i], little-endian, to
 // dst[2i:2i+2].
@@ -41,7 +41,19 @@ func roundHalf(dst, src []float32) {
 // src[2i:2i+2].
 func getHalfs(dst []float32, src []byte) {
 	src = src[:2*len(dst)]
+	half := halfValues
 	for i := range dst {
-		dst[i] = float16.Frombits(binary.LittleEndian.Uint16(src[2*i:])).Float32()
+		dst[i] = half[binary.LittleEndian.Uint16(src[2*i:])]
 	}
 }
+
+// halfValues is the library's value of every binary16, looked up rather
+// than converted: opening an index converts 256 million of them (a vector
+// in 0.27 µs rather than 0.57).
+var halfValues = func() *[1 << 16]float32 {
+	var t [1 << 16]float32
+	for i := range t {
+		t[i] = float16.Frombits(uint16(i)).Float32()
+	}
+	return &t
+}()

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/x448/float16"
 )
 
 func TestHalfConversions(t *testing.T) {
@@ -45,6 +47,17 @@ func TestHalfConversions(t *testing.T) {
 	roundHalf(nan, nan)
 	if !math.IsNaN(float64(nan[0])) {
 		t.Errorf("roundHalf(NaN) = %g", nan[0])
+	}
+}
+
+// TestHalfValues compares the lookup table with the library on every
+// binary16 (NaNs by their bits).
+func TestHalfValues(t *testing.T) {
+	for i := range 1 << 16 {
+		want := float16.Frombits(uint16(i)).Float32()
+		if got := halfValues[i]; math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("halfValues[%#04x] = %#08x, want %#08x", i, math.Float32bits(got), math.Float32bits(want))
+		}
 	}
 }
 
