@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedding"
+	"github.com/openprospect/prospectd/ingest/delimited"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/record/domain"
 	"github.com/openprospect/prospectd/record/geo"
@@ -45,17 +47,30 @@ func OpenContacts(path string) (ContactSource, error) {
 		return &jsonContacts{f: f, r: bufio.NewReaderSize(f, 1<<20)}, nil
 	case ".csv", ".tsv", ".txt":
 		br := bufio.NewReaderSize(f, 1<<20)
+		if bom, _ := br.Peek(3); bytes.Equal(bom, utf8BOM) {
+			br.Discard(3)
+		}
 		head, _ := br.Peek(4096)
-		r := csv.NewReader(br)
-		r.Comma = rune(sniffDelimiter(head))
-		r.FieldsPerRecord = -1
-		r.LazyQuotes = true
-		header, err := r.Read()
+		r := delimited.NewReader(br, delimited.Sniff(head), MaxRecordBytes)
+		next := func() ([]string, error) {
+			switch err := r.Read(); {
+			case errors.Is(err, delimited.ErrTooLong) || errors.Is(err, delimited.ErrUnterminated):
+				return nil, &RowError{Reason: csvReason(err)}
+			case err != nil:
+				return nil, err
+			}
+			cells := make([]string, r.Fields())
+			for i := range cells {
+				cells[i] = string(r.Field(i))
+			}
+			return cells, nil
+		}
+		header, err := next()
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w: no header row (%v)", path, ErrFormat, err)
 		}
-		return newTableContacts(header, func() ([]string, error) { return r.Read() }, f.Close)
+		return newTableContacts(header, next, f.Close)
 	case ".xlsx":
 		x, err := excelize.OpenReader(f)
 		if err != nil {
@@ -188,6 +203,12 @@ func (t *tableContacts) Close() error { return t.close() }
 func (t *tableContacts) Next() (record.Contact, int, error) {
 	for {
 		cells, err := t.next()
+		var re *RowError
+		if errors.As(err, &re) {
+			t.row++
+			re.Row = t.row
+			return record.Contact{}, t.row, re
+		}
 		if err != nil {
 			return record.Contact{}, 0, err
 		}

@@ -3,8 +3,11 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +83,52 @@ func TestContactLoader(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "nodomain.csv"), []byte("name,title\nA,B\n"), 0o644)
 	if _, err := OpenContacts(filepath.Join(dir, "nodomain.csv")); err == nil || !strings.Contains(err.Error(), "no domain column") {
 		t.Errorf("no domain column: %v", err)
+	}
+}
+
+// TestContactCSVRows: contact files go through the same delimited reader
+// as company files: quotes, row numbers, and an unterminated quote as one
+// rejected row.
+func TestContactCSVRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.csv")
+	os.WriteFile(path, []byte("domain,name,title\r\n"+
+		"a.com,\"Lee, Dana\",\"VP \"\"Sales\"\"\"\r\n"+ // row 2 (the header is row 1)
+		",,\n"+ // row 3: blank
+		"b.com,O\"Neil,\"CTO\" (acting)\n"+ // row 4
+		"c.com,\"never closed,x\nd.com,y,z\n"), 0o644) // row 5: swallows the rest
+	src, err := OpenContacts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	type row struct {
+		row               int
+		domain, name, job string
+		reason            string
+	}
+	var got []row
+	for {
+		c, n, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var re *RowError
+		if errors.As(err, &re) {
+			got = append(got, row{row: n, reason: re.Reason})
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, row{row: n, domain: c.Domain, name: c.Name, job: c.Title})
+	}
+	want := []row{
+		{row: 2, domain: "a.com", name: "Lee, Dana", job: `VP "Sales"`},
+		{row: 4, domain: "b.com", name: `O"Neil`, job: "CTO (acting)"},
+		{row: 5, reason: "unterminated quoted field (a quote opened and never closed)"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows\n got %+v\nwant %+v", got, want)
 	}
 }
 

@@ -5,11 +5,15 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	gojson "github.com/goccy/go-json"
 
 	"github.com/openprospect/prospectd/record"
 )
@@ -71,6 +75,60 @@ type jsonDecoder struct {
 	// handed out are never written again, so a new copy is made per
 	// record, since the record's strings keep it alive.
 	lineCopy []byte
+
+	// others collects the members naming a field of record.Company that
+	// this decoder has no case for (a field added to the record), as
+	// `"name":value,` pairs for setOthers.
+	others []byte
+}
+
+// otherFields are the JSON names of record.Company's fields that
+// fieldNames does not list: such a field is decoded by goccy/go-json, as
+// encoding/json would, so adding a field to the record needs no change
+// here (TestDecodeMatchesEncodingJSON checks every field).
+var otherFields = func() map[string]bool {
+	m := map[string]bool{}
+	t := reflect.TypeFor[record.Company]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if _, known := fieldNames[name]; !known && name != "" && name != "-" {
+			m[name] = true
+		}
+	}
+	return m
+}()
+
+// other passes over the value of an unknown key, keeping it for setOthers
+// when the key names a record field the decoder has no case for.
+func (d *jsonDecoder) other(raw []byte, plain bool) error {
+	if len(otherFields) == 0 {
+		return d.skip(0)
+	}
+	key := string(raw)
+	if !plain {
+		key = d.unescape(raw)
+	}
+	key = canonicalName(key)
+	start := d.i
+	if err := d.skip(0); err != nil || !otherFields[key] {
+		return err
+	}
+	d.others = strconv.AppendQuote(d.others, key)
+	d.others = append(d.others, ':')
+	d.others = append(d.others, d.b[start:d.i]...)
+	d.others = append(d.others, ',')
+	return nil
+}
+
+// setOthers decodes the members other kept into c.
+func (d *jsonDecoder) setOthers(c *record.Company) error {
+	obj := append([]byte{'{'}, d.others[:len(d.others)-1]...)
+	obj = append(obj, '}')
+	d.others = d.others[:0]
+	if err := gojson.Unmarshal(obj, c); err != nil {
+		return fmt.Errorf("decode record fields: %w", err)
+	}
+	return nil
 }
 
 // jsonDecoders keeps decoders with their scratch between lines.
@@ -99,6 +157,7 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 // its record, and without scratch grown large by an unusual line.
 func (d *jsonDecoder) release() {
 	d.b, d.lineCopy, d.listed, d.ints = nil, nil, nil, nil
+	d.others = d.others[:0]
 	d.listHint, d.listN = min(d.listN, 1<<10), 0
 	d.intsHint, d.intsN = min(d.intsN, 1<<10), 0
 	if cap(d.intBuf) > 1<<10 {
@@ -179,6 +238,8 @@ func (d *jsonDecoder) object(c *record.Company, inAddress bool) error {
 			err = d.skip(0)
 		case f == fieldAddress:
 			err = d.address(c)
+		case f == fieldUnknown && !inAddress:
+			err = d.other(raw, plain)
 		default:
 			err = d.set(c, f)
 		}
@@ -191,6 +252,9 @@ func (d *jsonDecoder) object(c *record.Company, inAddress bool) error {
 			d.i++
 		case '}':
 			d.i++
+			if !inAddress && len(d.others) > 0 {
+				return d.setOthers(c)
+			}
 			return nil
 		default:
 			return d.syntax("want ',' or '}' after a value")

@@ -241,17 +241,6 @@ func TestCSVBadFiles(t *testing.T) {
 	}
 }
 
-func TestSniffDelimiter(t *testing.T) {
-	for in, want := range map[string]byte{
-		"domain,name": ',', "domain;name;city": ';', "domain\tname": '\t', "domain|name": '|', "domain": ',',
-		`"a;b;c",x,y`: ',', "domain,name;x;y": ';',
-	} {
-		if got := sniffDelimiter([]byte(in)); got != want {
-			t.Errorf("sniffDelimiter(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func xlsxBytes(t testing.TB, sheets map[string][][]any) []byte {
 	t.Helper()
 	f := excelize.NewFile()

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/openprospect/prospectd/ingest/delimited"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -77,7 +77,7 @@ func fillRow(fields []field, n int, value func(i int) string, row int, dates fun
 
 // csvSource reads delimited text with a header row.
 type csvSource struct {
-	r      *csvReader
+	r      *delimited.Reader
 	fields []field
 	row    int
 }
@@ -108,19 +108,15 @@ func newCSV(r io.Reader, comma byte) (Source, error) {
 		return nil, fmt.Errorf("%w: no header row (the first line is blank)", ErrFormat)
 	}
 	if comma == 0 {
-		comma = sniffDelimiter(head)
+		comma = delimited.Sniff(head)
 	}
-	cr := &csvReader{r: br, comma: comma}
-	if err := cr.read(); err != nil {
-		var re *RowError
-		if errors.As(err, &re) {
-			return nil, fmt.Errorf("%w: header: %s", ErrFormat, re.Reason)
-		}
-		return nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
+	cr := delimited.NewReader(br, comma, MaxRecordBytes)
+	if err := cr.Read(); err != nil {
+		return nil, fmt.Errorf("%w: header: %s", ErrFormat, csvReason(err))
 	}
-	cells := make([]string, cr.fields())
+	cells := make([]string, cr.Fields())
 	for i := range cells {
-		cells[i] = string(cr.field(i))
+		cells[i] = string(cr.Field(i))
 	}
 	fields, err := headerFields(cells)
 	if err != nil {
@@ -129,202 +125,35 @@ func newCSV(r io.Reader, comma byte) (Source, error) {
 	return &csvSource{r: cr, fields: fields}, nil
 }
 
-// sniffDelimiter picks the candidate occurring most often outside quotes;
-// comma on a tie or when there is none (a one-column file).
-func sniffDelimiter(line []byte) byte {
-	var counts [256]int
-	quoted := false
-	for _, c := range line {
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case !quoted:
-			counts[c]++
-		}
-	}
-	best := byte(',')
-	for _, d := range []byte{';', '\t', '|'} {
-		if counts[d] > counts[best] {
-			best = d
-		}
-	}
-	return best
-}
-
 func (s *csvSource) Close() error { return nil }
 
 func (s *csvSource) Next() (record.Company, int, error) {
 	for {
-		err := s.r.read()
+		err := s.r.Read()
 		if errors.Is(err, io.EOF) {
 			return record.Company{}, s.row, io.EOF
 		}
 		s.row++
-		var re *RowError
-		if errors.As(err, &re) {
-			re.Row = s.row
-			return record.Company{}, s.row, re
+		if errors.Is(err, delimited.ErrTooLong) || errors.Is(err, delimited.ErrUnterminated) {
+			return record.Company{}, s.row, &RowError{Row: s.row, Reason: csvReason(err)}
 		}
 		if err != nil {
 			return record.Company{}, s.row, fmt.Errorf("read data row %d: %w", s.row, err)
 		}
-		if s.r.blank() {
+		if s.r.Blank() {
 			continue
 		}
-		c, err := fillRow(s.fields, s.r.fields(), func(i int) string { return string(s.r.field(i)) }, s.row, nil)
+		c, err := fillRow(s.fields, s.r.Fields(), func(i int) string { return string(s.r.Field(i)) }, s.row, nil)
 		return c, s.row, err
 	}
 }
 
-// csvReader splits delimited text into records. It is lenient the way
-// spreadsheet exports need (a quote inside an unquoted field is a
-// character; text after a closing quote is kept), normalizes CRLF line
-// ends, and bounds the bytes it keeps per record.
-type csvReader struct {
-	r     *bufio.Reader
-	comma byte
-	buf   []byte // the current record's field bytes
-	ends  []int  // end offset in buf of each field
-}
-
-func (r *csvReader) fields() int { return len(r.ends) }
-
-func (r *csvReader) field(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = r.ends[i-1]
+// csvReason is the row error text of a delimited.Reader error.
+func csvReason(err error) string {
+	if errors.Is(err, delimited.ErrTooLong) {
+		return errRecordTooLong
 	}
-	return r.buf[start:r.ends[i]]
-}
-
-func (r *csvReader) blank() bool {
-	return len(bytes.TrimSpace(r.buf)) == 0
-}
-
-// read reads the next record; io.EOF at the end, a *RowError (without its
-// row) for a record too long or with an unterminated quote.
-func (r *csvReader) read() error {
-	r.buf, r.ends = r.buf[:0], r.ends[:0]
-	const (
-		fieldStart = iota
-		unquoted
-		quoted
-		quoteInQuoted // a quote seen inside a quoted field: end or escape
-	)
-	state := fieldStart
-	tooLong := false
-	add := func(b ...byte) {
-		if tooLong {
-			return
-		}
-		need := len(r.buf) + len(b)
-		if need > MaxRecordBytes {
-			tooLong = true
-			return
-		}
-		if need > cap(r.buf) {
-			// Double: append grows large slices by a quarter at a time,
-			// which for a record near the cap allocates five times its size.
-			r.buf = slices.Grow(r.buf, min(max(2*cap(r.buf), need), MaxRecordBytes)-len(r.buf))
-		}
-		r.buf = append(r.buf, b...)
-	}
-	endField := func() { r.ends = append(r.ends, len(r.buf)) }
-	sawAny := false
-	for {
-		line, err := r.r.ReadSlice('\n')
-		if len(line) > 0 {
-			sawAny = true
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			err = nil // a long physical line: go on with the next piece
-		} else if n := len(line); n >= 2 && line[n-1] == '\n' && line[n-2] == '\r' {
-			line = append(line[:n-2], '\n')
-		}
-		for i := 0; i < len(line); i++ {
-			c := line[i]
-			switch state {
-			case fieldStart:
-				switch c {
-				case '"':
-					state = quoted
-				case r.comma:
-					endField()
-				case '\n':
-					endField()
-					return r.finish(tooLong)
-				default:
-					add(c)
-					state = unquoted
-				}
-			case unquoted:
-				// Copy the run up to the next delimiter or line end at once.
-				j := i
-				for j < len(line) && line[j] != r.comma && line[j] != '\n' {
-					j++
-				}
-				add(line[i:j]...)
-				i = j
-				if i == len(line) {
-					break
-				}
-				endField()
-				state = fieldStart
-				if line[i] == '\n' {
-					return r.finish(tooLong)
-				}
-			case quoted:
-				j := i
-				for j < len(line) && line[j] != '"' {
-					j++
-				}
-				add(line[i:j]...)
-				i = j
-				if i < len(line) {
-					state = quoteInQuoted
-				}
-			case quoteInQuoted:
-				switch c {
-				case '"':
-					add('"')
-					state = quoted
-				case r.comma:
-					endField()
-					state = fieldStart
-				case '\n':
-					endField()
-					return r.finish(tooLong)
-				default:
-					// Text after a closing quote belongs to the field, as
-					// in spreadsheets and Python's csv module; the quote
-					// stays closed, so a stray quote cannot swallow the
-					// rest of the file.
-					add(c)
-					state = unquoted
-				}
-			}
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				return err
-			}
-			if !sawAny {
-				return io.EOF
-			}
-			if state == quoted {
-				return &RowError{Reason: "unterminated quoted field (a quote opened and never closed)"}
-			}
-			endField()
-			return r.finish(tooLong)
-		}
-	}
-}
-
-func (r *csvReader) finish(tooLong bool) error {
-	if tooLong {
-		return &RowError{Reason: errRecordTooLong}
-	}
-	return nil
+	return err.Error()
 }
 
 // xlsxSource reads the rows of one worksheet.

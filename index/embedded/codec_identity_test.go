@@ -6,10 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/openprospect/prospectd/record"
 )
@@ -124,8 +122,7 @@ func TestCodecIdentity(t *testing.T) {
 			}
 		}
 		if i%3 == 0 {
-			// Long text, where appendJSONString skips runs of plain
-			// bytes in blocks.
+			// Long text.
 			c.SiteText, c.Description = identityText(rng, 400), identityText(rng, 100)
 		}
 		checkIdentity(t, &c, identityVector(rng, rng.IntN(40)))
@@ -187,33 +184,6 @@ func TestParseDayIdentity(t *testing.T) {
 			for m := 0; m <= 13; m++ {
 				for d := 0; d <= 32; d++ {
 					check(fmt.Sprintf("%04d-%02d-%02d", y, m, d))
-				}
-			}
-		}
-	}
-}
-
-// TestJSONPlain puts every byte value at every position of blocks of plain
-// bytes and checks where the block scan stops.
-func TestJSONPlain(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("no AVX2")
-	}
-	for _, n := range []int{32, 64, 96} {
-		block := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz ~!#$%", n/32))
-		if got := jsonPlainAVX2(&block[0], n); got != n {
-			t.Fatalf("plain block of %d: stopped at %d", n, got)
-		}
-		for pos := range n {
-			for c := range 256 {
-				b := slices.Clone(block)
-				b[pos] = byte(c)
-				want := n
-				if c >= utf8.RuneSelf || !jsonSafe[c] {
-					want = pos
-				}
-				if got := jsonPlainAVX2(&b[0], n); got != want {
-					t.Fatalf("byte %#02x at %d of %d: stopped at %d, want %d", c, pos, n, got, want)
 				}
 			}
 		}

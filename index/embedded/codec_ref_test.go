@@ -9,6 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/x448/float16"
+
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
 )
@@ -80,7 +82,7 @@ func refMarshalEntry(e *entry, dst []byte) []byte {
 	at := len(dst)
 	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
 	for i, x := range e.vector {
-		binary.LittleEndian.PutUint16(dst[at+2*i:], halfBits(x))
+		binary.LittleEndian.PutUint16(dst[at+2*i:], uint16(float16.Fromfloat32(x)))
 	}
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))

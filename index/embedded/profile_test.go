@@ -12,13 +12,6 @@ import (
 	"github.com/openprospect/prospectd/record"
 )
 
-func TestProfileEncoderCurrent(t *testing.T) {
-	if !profileEncoderCurrent {
-		t.Fatalf("record.Company changed: update appendProfile and profileLayout (codec.go); until then profiles are written with encoding/json.\nlayout now:\n%s", layoutOf(reflect.TypeFor[record.Company](), reflect.TypeFor[record.Status](),
-			reflect.TypeFor[record.Address](), reflect.TypeFor[record.HTTPStatus](), reflect.TypeFor[record.Growth]()))
-	}
-}
-
 // checkProfile asserts that marshalProfile writes what json.Marshal writes
 // and that it reads back, through json.Unmarshal, as json.Marshal's output
 // does.
@@ -149,38 +142,6 @@ func FuzzProfileEncoder(f *testing.F) {
 	})
 }
 
-func TestJSONSafe8(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	word := func(b [8]byte) uint64 { return le64(string(b[:]), 0) }
-	check := func(b [8]byte) {
-		want := true
-		for _, c := range b {
-			want = want && c < 0x80 && jsonSafe[c]
-		}
-		if got := jsonSafe8(word(b)); got && !want {
-			t.Fatalf("jsonSafe8(%q) = true, but a byte needs escaping", b[:])
-		}
-	}
-	// Every byte value in every position among safe neighbours.
-	for pos := range 8 {
-		for c := range 256 {
-			b := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
-			b[pos] = byte(c)
-			check(b)
-		}
-	}
-	for range 1_000_000 {
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(r.IntN(128))
-		}
-		check(b)
-	}
-	if !jsonSafe8(word([8]byte{'p', 'l', 'a', 'i', 'n', ' ', 'A', '~'})) {
-		t.Error("plain ASCII reported unsafe")
-	}
-}
-
 // benchCompanies reads the companies of a JSON lines file named by
 // PROSPECT_PROFILE_BENCH_FILE (such as a demo corpus written by
 // `prospectd demo --out`); it skips the benchmark when the variable is
@@ -206,6 +167,27 @@ func benchCompanies(b *testing.B) (companies []record.Company, size int) {
 		b.Fatalf("%s holds no companies", path)
 	}
 	return companies, len(data) / len(companies)
+}
+
+// TestProfileFileMatchesJSON checks the profiles of the companies of
+// PROSPECT_PROFILE_BENCH_FILE (such as the 1M demo corpus) against
+// encoding/json.
+func TestProfileFileMatchesJSON(t *testing.T) {
+	path := os.Getenv("PROSPECT_PROFILE_BENCH_FILE")
+	if path == "" {
+		t.Skip("PROSPECT_PROFILE_BENCH_FILE is not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range bytes.Lines(data) {
+		var c record.Company
+		if err := json.Unmarshal(line, &c); err != nil {
+			t.Fatal(err)
+		}
+		checkProfile(t, &c)
+	}
 }
 
 // BenchmarkMarshalProfile encodes the companies of

@@ -121,3 +121,31 @@ func testProjectRows(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAxpyF32 is the fit's sparse-product step on a 257-wide row
+// (Dim+1 components), with the AVX2 kernel and with the Go loop alone:
+// the figure that keeps the kernel (docs/decisions.md, "Hand-written
+// low-level code kept").
+func BenchmarkAxpyF32(b *testing.B) {
+	x, y := make([]float32, 257), make([]float32, 257)
+	for i := range x {
+		x[i] = float32(i%7) / 7
+	}
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	for _, avx2 := range []bool{true, false} {
+		if avx2 && !saved {
+			continue
+		}
+		name := "go"
+		if avx2 {
+			name = "avx2"
+		}
+		b.Run(name, func(b *testing.B) {
+			useAVX2 = avx2
+			for b.Loop() {
+				axpyF32(0.5, x, y)
+			}
+		})
+	}
+}
