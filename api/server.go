@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -90,11 +91,14 @@ type Server struct {
 	signups   *account.Signups
 	// routeTable serves bodyPolicy (limits.go).
 	routeTable routeTable
+	// mounts are net/http handlers served beside the API (mount.go).
+	mounts mounts
 }
 
 // New builds the API with every route registered.
 func New(d Deps) *Server {
 	detailedErrors()
+	s := &Server{}
 	app := fiber.New(fiber.Config{
 		DisableStartupMessage: true,
 		ReadTimeout:           60 * time.Second,
@@ -111,6 +115,7 @@ func New(d Deps) *Server {
 	})
 	app.Use(requestLog(d.Log, time.Now))
 	app.Use(jsonBodies)
+	app.Use(s.serveMounted)
 
 	cfg := huma.DefaultConfig("Prospecting API", Version)
 	cfg.CreateHooks = nil // no $schema links injected into response bodies
@@ -134,7 +139,7 @@ func New(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	s := &Server{app: app, api: hapi, deps: d,
+	*s = Server{app: app, api: hapi, deps: d,
 		companies: &query.Companies{Engine: d.Engine},
 		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
@@ -183,6 +188,15 @@ func (s *Server) StopJobs() {
 
 // Listen serves on addr until ctx is done, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx is done, then shuts down gracefully.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := s.StartJobs(ctx); err != nil {
 		return err
 	}
@@ -197,7 +211,7 @@ func (s *Server) Listen(ctx context.Context, addr string) error {
 		s.warmNameIndex(ctx)
 	}()
 	errc := make(chan error, 1)
-	go func() { errc <- s.app.Listen(addr) }()
+	go func() { errc <- s.app.Listener(ln) }()
 	select {
 	case err := <-errc:
 		return err
