@@ -48,11 +48,11 @@ type Estimate struct {
 	// Records is the most billable records the call returns; Credits the
 	// most credits it costs (records retrieved in the last 90 days are
 	// free, so the bill may be lower).
-	Records int     `json:"records"`
-	Credits int     `json:"credits"`
-	PriceUSD float64 `json:"price_usd" jsonschema:"Credits at the plan's price per 1,000 records"`
-	CreditsLeft int  `json:"credits_left" jsonschema:"Credits left this period before the call"`
-	Note     string  `json:"note,omitempty"`
+	Records     int     `json:"records"`
+	Credits     int     `json:"credits"`
+	PriceUSD    float64 `json:"price_usd" jsonschema:"Credits at the plan's price per 1,000 records"`
+	CreditsLeft int     `json:"credits_left" jsonschema:"Credits left this period before the call"`
+	Note        string  `json:"note,omitempty"`
 }
 
 // confirmationArg is the argument carrying a confirmation token.

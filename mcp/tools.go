@@ -81,8 +81,10 @@ func (s *Server) bill(ctx context.Context, c *call, endpoint string, charges []s
 	return r, err
 }
 
-func companyCharge(d string) store.Charge  { return store.Charge{Kind: store.KindCompany, Key: d} }
-func contactCharge(id int64) store.Charge { return store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(id, 10)} }
+func companyCharge(d string) store.Charge { return store.Charge{Kind: store.KindCompany, Key: d} }
+func contactCharge(id int64) store.Charge {
+	return store.Charge{Kind: store.KindContact, Key: strconv.FormatInt(id, 10)}
+}
 
 // --- company profile
 
