@@ -199,6 +199,8 @@ type Store interface {
 	Signups
 	Tasks
 	TaskLeases
+	Logins
+	OAuth
 	Checker
 	Close() error
 }
