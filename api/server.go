@@ -76,6 +76,9 @@ type Deps struct {
 	Mailer account.Mailer
 	// PublicURL is the external base URL for links in emails.
 	PublicURL string
+	// WebApp is the web app's signup confirmation path; empty keeps the
+	// confirmation link on the API (account.Signups.WebApp).
+	WebApp string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -143,7 +146,7 @@ func New(d Deps) *Server {
 		companies: &query.Companies{Engine: d.Engine},
 		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
-		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
+		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL, WebApp: d.WebApp},
 	}
 	hapi.UseMiddleware(s.authenticate)
 	app.Server().HeaderReceived = s.bodyPolicy

@@ -15,9 +15,11 @@ import (
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/internal/privatefs"
+	"github.com/openprospect/prospectd/internal/toolwire"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/web"
 )
 
 func runServe(ctx context.Context, args []string) error {
@@ -32,6 +34,7 @@ func runServe(ctx context.Context, args []string) error {
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	b := addBackendFlags(fs)
+	ts := addToolServerFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -103,7 +106,14 @@ func runServe(ctx context.Context, args []string) error {
 	// start-up, company bulk match tasks read it.
 	names := &namematch.Service{Engine: eng}
 	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease})
-	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
+	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Log: log}, *b.dataDir)
+	if err != nil {
+		return err
+	}
+	if _, err := toolwire.Mount(srv, tcfg); err != nil {
+		return fmt.Errorf("tool server: %w", err)
+	}
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
