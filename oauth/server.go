@@ -199,8 +199,8 @@ func (s *Server) serveASMetadata(w http.ResponseWriter, _ *http.Request) {
 		Issuer: iss, AuthorizationEndpoint: iss + "/authorize", TokenEndpoint: iss + "/token",
 		RegistrationEndpoint: iss + "/register", RevocationEndpoint: iss + "/revoke",
 		ScopesSupported: []string{ScopeOfflineAccess}, ResponseTypesSupported: []string{"code"},
-		ResponseModesSupported: []string{"query"},
-		GrantTypesSupported:    []string{"authorization_code", "refresh_token"},
+		ResponseModesSupported:            []string{"query"},
+		GrantTypesSupported:               []string{"authorization_code", "refresh_token"},
 		TokenEndpointAuthMethodsSupported: authMethods, RevocationEndpointAuthMethods: authMethods,
 		CodeChallengeMethodsSupported: []string{"S256"},
 	})

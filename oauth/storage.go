@@ -66,7 +66,9 @@ var errNoJWTAuth = errors.New("oauth: JWT client assertions are not supported")
 
 func (s *storage) ClientAssertionJWTValid(context.Context, string) error { return errNoJWTAuth }
 
-func (s *storage) SetClientAssertionJWT(context.Context, string, time.Time) error { return errNoJWTAuth }
+func (s *storage) SetClientAssertionJWT(context.Context, string, time.Time) error {
+	return errNoJWTAuth
+}
 
 // stored is a fosite request as persisted: the client by id (read back
 // from the clients table) and the session, never a token or secret.

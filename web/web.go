@@ -142,16 +142,16 @@ func (a *App) preCookieName() string {
 
 // view is what every page template reads.
 type view struct {
-	Title, Error, CSRF    string
-	User                  *store.User
-	Org                   store.Org
-	Next, Email           string
-	Message, Link         string
-	LinkText, NewKey      string
-	Usage                 account.UsageReport
-	Keys                  []store.APIKey
-	Grants                []store.OAuthGrant
-	Consent               oauth.Consent
+	Title, Error, CSRF string
+	User               *store.User
+	Org                store.Org
+	Next, Email        string
+	Message, Link      string
+	LinkText, NewKey   string
+	Usage              account.UsageReport
+	Keys               []store.APIKey
+	Grants             []store.OAuthGrant
+	Consent            oauth.Consent
 }
 
 func (a *App) render(w http.ResponseWriter, status int, name string, v view) {
