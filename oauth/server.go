@@ -126,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 		SendDebugMessagesToClients:     false,
 		MinParameterEntropy:            fosite.MinParameterEntropy,
 	}
-	st := &storage{st: cfg.State}
+	st := &storage{st: cfg.State, audience: []string{cfg.Origin + ResourcePath}}
 	s := &Server{cfg: cfg, fcfg: fc, storage: st, regLimit: newIPLimiter(rate.Every(6*time.Second), 10)}
 	s.provider = compose.Compose(fc, st, compose.NewOAuth2HMACStrategy(fc),
 		compose.OAuth2AuthorizeExplicitFactory,

@@ -25,6 +25,8 @@ type State interface {
 // server's secret), so the store never holds a usable token.
 type storage struct {
 	st State
+	// audience is every client's allowed audience: the one resource.
+	audience []string
 }
 
 // client is a registered client as fosite sees it, with its name for the
@@ -42,10 +44,10 @@ func (s *storage) GetClient(ctx context.Context, id string) (fosite.Client, erro
 	if err != nil {
 		return nil, err
 	}
-	return toClient(c), nil
+	return toClient(c, s.audience), nil
 }
 
-func toClient(c store.OAuthClient) *client {
+func toClient(c store.OAuthClient, audience []string) *client {
 	dc := &fosite.DefaultClient{
 		ID:            c.ID,
 		RedirectURIs:  c.RedirectURIs,
@@ -53,6 +55,7 @@ func toClient(c store.OAuthClient) *client {
 		ResponseTypes: []string{"code"},
 		Scopes:        c.Scopes,
 		Public:        c.SecretHash == "",
+		Audience:      audience,
 	}
 	if c.SecretHash != "" {
 		dc.Secret = []byte(c.SecretHash)
