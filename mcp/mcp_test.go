@@ -38,7 +38,10 @@ type fixture struct {
 
 var secret = []byte("0123456789abcdef0123456789abcdef")
 
-func newFixture(t *testing.T, configure func(*mcp.Config)) fixture {
+// unlimited lifts the rate limits (for the benchmark).
+var unlimited bool
+
+func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -66,10 +69,13 @@ func newFixture(t *testing.T, configure func(*mcp.Config)) fixture {
 	log := zerolog.Nop()
 	names := &namematch.Service{Engine: eng}
 	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2})
-	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log})
+	limits := account.DefaultLimits()
+	if unlimited {
+		limits = account.Limits{KeyPerSecond: 1e6, KeyBurst: 1e6, OrgPerSecond: 1e6, OrgBurst: 1e6}
+	}
+	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Limits: &limits})
 	companies := &query.Companies{Engine: eng}
 	plans := account.DefaultPlans()
-	limits := account.DefaultLimits()
 	cfg := mcp.Config{
 		Companies: companies, Contacts: &query.ContactService{Engine: eng, Companies: companies},
 		Biller:  &account.Biller{Store: st, Plans: plans},
@@ -99,7 +105,7 @@ func newFixture(t *testing.T, configure func(*mcp.Config)) fixture {
 	return f
 }
 
-func newKey(t *testing.T, st store.Store, org string) string {
+func newKey(t testing.TB, st store.Store, org string) string {
 	t.Helper()
 	ctx := context.Background()
 	o, err := st.CreateOrg(ctx, org, store.PlanStarter)
@@ -131,7 +137,7 @@ type progressLog struct {
 	got []float64
 }
 
-func connect(t *testing.T, url, token string, pl *progressLog) *sdk.ClientSession {
+func connect(t testing.TB, url, token string, pl *progressLog) *sdk.ClientSession {
 	t.Helper()
 	opts := &sdk.ClientOptions{}
 	if pl != nil {
