@@ -420,3 +420,21 @@ func (l *ipLimiter) allow(r *http.Request) bool {
 	}
 	return lim.Allow()
 }
+
+// PurgeLoop deletes expired codes, tokens and web sessions every interval
+// (keeping a day of grace, so a replayed refresh token is still known and
+// revokes its grant) until ctx is done.
+func (s *Server) PurgeLoop(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.cfg.State.PurgeOAuthTokens(ctx, time.Now().Add(-24*time.Hour)); err != nil && ctx.Err() == nil {
+				s.cfg.Log.Error().Err(err).Msg("purge expired oauth tokens")
+			}
+		}
+	}
+}

@@ -111,9 +111,11 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := toolwire.Mount(srv, tcfg); err != nil {
+	parts, err := toolwire.Mount(srv, tcfg)
+	if err != nil {
 		return fmt.Errorf("tool server: %w", err)
 	}
+	go parts.OAuth.PurgeLoop(ctx, time.Hour)
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
