@@ -187,7 +187,12 @@ func (e *env) noCredentialAnywhere(t *testing.T, secrets ...string) {
 // oauthClient registers a public client and returns an oauth2 config.
 func (e *env) oauthClient(t *testing.T) *oauth2.Config {
 	t.Helper()
-	body := `{"client_name":"Manual","redirect_uris":["` + redirectURI + `"],"token_endpoint_auth_method":"none","scope":"offline_access"}`
+	return e.oauthClientWith(t, redirectURI, "Manual")
+}
+
+func (e *env) oauthClientWith(t *testing.T, redirect, name string) *oauth2.Config {
+	t.Helper()
+	body := `{"client_name":"` + name + `","redirect_uris":["` + redirect + `"],"token_endpoint_auth_method":"none","scope":"offline_access"}`
 	res, err := http.Post(e.origin+"/oauth/2.1/register", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +204,7 @@ func (e *env) oauthClient(t *testing.T) *oauth2.Config {
 	if err := json.NewDecoder(res.Body).Decode(&reg); err != nil || res.StatusCode != http.StatusCreated || reg.ClientID == "" {
 		t.Fatalf("register: %d %v", res.StatusCode, err)
 	}
-	return &oauth2.Config{ClientID: reg.ClientID, RedirectURL: redirectURI, Scopes: []string{"offline_access"},
+	return &oauth2.Config{ClientID: reg.ClientID, RedirectURL: redirect, Scopes: []string{"offline_access"},
 		Endpoint: oauth2.Endpoint{AuthURL: e.origin + "/oauth/2.1/authorize", TokenURL: e.origin + "/oauth/2.1/token", AuthStyle: oauth2.AuthStyleInParams}}
 }
 
