@@ -148,7 +148,7 @@ func (s *Server) serve(ctx context.Context, t *tool, req *sdk.CallToolRequest) (
 			return nil, err
 		}
 		if est.Credits > 0 {
-			return s.offer(t, c, est)
+			return s.offer(ctx, t, c, est)
 		}
 		// Nothing to pay for (no match, or a free variant): run at once.
 		return t.run(ctx, c)
@@ -181,8 +181,8 @@ type EstimateResult struct {
 	Message           string   `json:"message"`
 }
 
-func (s *Server) offer(t *tool, c *call, est Estimate) (any, error) {
-	u, err := s.cfg.Biller.Usage(context.Background(), c.caller.Principal.Org)
+func (s *Server) offer(ctx context.Context, t *tool, c *call, est Estimate) (any, error) {
+	u, err := s.cfg.Biller.Usage(ctx, c.caller.Principal.Org)
 	if err != nil {
 		return nil, fmt.Errorf("usage: %w", err)
 	}
