@@ -403,9 +403,17 @@ func TestTaskToolsReportProgressAndStayInTheirOrganization(t *testing.T) {
 	if out.Status != store.TaskCompleted || len(out.Results) != 2 {
 		t.Fatalf("task: %s", b)
 	}
-	pl.mu.Lock()
-	got := append([]float64(nil), pl.got...)
-	pl.mu.Unlock()
+	// The client handles notifications on its own goroutine: give the
+	// last one a moment to land.
+	var got []float64
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		pl.mu.Lock()
+		got = append(got[:0], pl.got...)
+		pl.mu.Unlock()
+		if len(got) > 0 && got[len(got)-1] == 100 {
+			break
+		}
+	}
 	if len(got) == 0 || got[len(got)-1] != 100 {
 		t.Errorf("progress notifications %v, want ending at 100", got)
 	}
