@@ -197,6 +197,7 @@ func TestToolsListWithSchemasFromTheRESTDeclarations(t *testing.T) {
 		{"segment_companies", false, true, []string{"domains", "max_segments"}},
 		{"match_companies", false, true, []string{"companies"}},
 		{"match_contacts", false, true, []string{"queries", "enrich", "limit"}},
+		{"append_datasets", false, true, []string{"domains", "dataset"}},
 		{"get_task_status", true, false, []string{"task_id"}},
 		{"get_usage", true, false, nil},
 	}
@@ -464,5 +465,28 @@ func TestPlanNoneIsRefused(t *testing.T) {
 	}
 	if _, isErr := callTool(t, cs, "get_usage", nil); isErr {
 		t.Errorf("usage works on every plan")
+	}
+}
+
+func TestAppendDatasets(t *testing.T) {
+	f := newFixture(t, nil)
+	cs := connect(t, f.url, f.keyA, nil)
+	args := map[string]any{"domains": []any{"acme.com", "https://www.wachdienst.de/", "unknown-company.com"}, "dataset": []any{"bizdata"}}
+	est, isErr := callTool(t, cs, "append_datasets", args)
+	if isErr || est["estimate"].(map[string]any)["credits"] != 2.0 {
+		t.Fatalf("estimate: %v", est)
+	}
+	args["confirmation_token"] = est["confirmation_token"]
+	out, isErr := callTool(t, cs, "append_datasets", args)
+	if isErr || out["credits_billed"] != 2.0 {
+		t.Fatalf("append: %v", out)
+	}
+	rows := out["rows"].([]any)
+	if len(rows) != 3 || rows[0].(map[string]any)["domain"] != "acme.com" || rows[1].(map[string]any)["name"] != "Wachdienst GmbH" {
+		t.Errorf("rows: %v", rows)
+	}
+	bad, isErr := callTool(t, cs, "append_datasets", map[string]any{"domains": []any{"acme.com"}, "dataset": []any{"nope"}})
+	if !isErr || !strings.Contains(bad["detail"].(string), "dataset") {
+		t.Errorf("unknown dataset: %v", bad)
 	}
 }
