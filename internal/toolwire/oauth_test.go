@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -358,4 +359,32 @@ func TestExpiredAccessTokenIsRefused(t *testing.T) {
 	if s := e.mcpStatus(t, tok.AccessToken); s != http.StatusUnauthorized {
 		t.Errorf("expired token: %d, want 401", s)
 	}
+}
+
+func TestRefusalsDoNotEchoCredentials(t *testing.T) {
+	e := newEnv(t, nil)
+	const bogus = "ory_at_bogus-token-value.signature-part"
+	for _, tc := range []struct{ method, path, ctype, body string }{
+		{http.MethodPost, "/v1/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{http.MethodPost, "/oauth/2.1/token", "application/x-www-form-urlencoded", "grant_type=refresh_token&client_id=nope&refresh_token=" + bogus},
+		{http.MethodPost, "/oauth/2.1/token", "application/x-www-form-urlencoded", "grant_type=authorization_code&client_id=nope&code=" + bogus + "&code_verifier=" + bogus},
+	} {
+		req, _ := http.NewRequest(tc.method, e.origin+tc.path, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", tc.ctype)
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+bogus)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode < 400 {
+			t.Errorf("%s: %d", tc.path, res.StatusCode)
+		}
+		if strings.Contains(string(b), bogus) || strings.Contains(res.Header.Get("WWW-Authenticate"), bogus) {
+			t.Errorf("%s echoes the credential: %s", tc.path, b)
+		}
+	}
+	e.noCredentialAnywhere(t, bogus)
 }
