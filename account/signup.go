@@ -52,6 +52,10 @@ type Signups struct {
 	// PublicURL is the service's external base URL ("https://api.example.com");
 	// the confirmation link is PublicURL + "/v1/public/signup/confirm?token=...".
 	PublicURL string
+	// WebApp is the web app's confirmation page path ("/app/confirm"):
+	// when set, the link opens it, and the person sets a password, signs
+	// in and issues keys or authorizes clients there.
+	WebApp string
 }
 
 // Start validates a signup, stores it pending and sends the confirmation
@@ -76,15 +80,23 @@ func (s *Signups) Start(ctx context.Context, r SignupRequest) (nextStep string, 
 	if err != nil {
 		return "", err
 	}
-	link := strings.TrimRight(s.PublicURL, "/") + "/v1/public/signup/confirm?token=" + url.QueryEscape(token)
+	path, after := "/v1/public/signup/confirm", "an administrator of this service issues your API key"
+	if s.WebApp != "" {
+		path, after = s.WebApp, "you set a password, sign in, and issue an API key or authorize your agent there"
+	}
+	link := strings.TrimRight(s.PublicURL, "/") + path + "?token=" + url.QueryEscape(token)
 	body := fmt.Sprintf("Hello %s,\n\nplease confirm your email address for the prospecting API by opening this link within %d hours:\n\n%s\n\n"+
-		"After you confirm, an administrator of this service issues your API key.\nIf you did not ask for an account (the request came from %q), ignore this email.\n",
-		r.FirstName, int(SignupTTL.Hours()), link, r.Agent)
+		"After you confirm, %s.\nIf you did not ask for an account (the request came from %q), ignore this email.\n",
+		r.FirstName, int(SignupTTL.Hours()), link, after, r.Agent)
 	if err := s.Mailer.Send(ctx, addr, "Confirm your email address", body); err != nil {
 		return "", fmt.Errorf("send confirmation email: %w", err)
 	}
+	next := "an administrator of this service issues the API key"
+	if s.WebApp != "" {
+		next = "they set a password in the web app, sign in, and issue an API key or authorize this agent there"
+	}
 	return fmt.Sprintf("A confirmation email was sent to %s. Ask %s to open the link in it within %d hours; once confirmed, "+
-		"an administrator of this service issues the API key. No credential is returned here.", addr, r.FirstName, int(SignupTTL.Hours())), nil
+		"%s. No credential is returned here.", addr, r.FirstName, int(SignupTTL.Hours()), next), nil
 }
 
 // Confirm confirms a signup by its token: the person's organization (on

@@ -126,6 +126,9 @@ func (s *Server) bodyPolicy(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		path = "/" + p
 	}
 	r, ok := s.routeFor(method, path)
+	if m, mounted := s.mounted(path); !ok && mounted {
+		r, ok = route{limit: m.limit}, true
+	}
 	if !ok {
 		r = route{limit: jsonBodyLimit}
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -78,6 +79,9 @@ type Deps struct {
 	Mailer account.Mailer
 	// PublicURL is the external base URL for links in emails.
 	PublicURL string
+	// WebApp is the web app's signup confirmation path; empty keeps the
+	// confirmation link on the API (account.Signups.WebApp).
+	WebApp string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// WebhookPrivateHosts lets monitor webhooks reach loopback and
@@ -106,11 +110,14 @@ type Server struct {
 	// routeTable serves bodyPolicy (limits.go).
 	routeTable routeTable
 	queries    *queryRoutes // nil when the store keeps no saved queries
+	// mounts are net/http handlers served beside the API (mount.go).
+	mounts mounts
 }
 
 // New builds the API with every route registered.
 func New(d Deps) *Server {
 	detailedErrors()
+	s := &Server{}
 	app := fiber.New(fiber.Config{
 		DisableStartupMessage: true,
 		ReadTimeout:           60 * time.Second,
@@ -127,6 +134,7 @@ func New(d Deps) *Server {
 	})
 	app.Use(requestLog(d.Log, time.Now))
 	app.Use(jsonBodies)
+	app.Use(s.serveMounted)
 
 	cfg := huma.DefaultConfig("Prospecting API", Version)
 	cfg.CreateHooks = nil // no $schema links injected into response bodies
@@ -150,11 +158,11 @@ func New(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	s := &Server{app: app, api: hapi, deps: d,
+	*s = Server{app: app, api: hapi, deps: d,
 		companies: &query.Companies{Engine: d.Engine},
 		biller:    &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now},
 		limiter:   &account.Limiter{Limits: *d.Limits, Plans: d.Plans},
-		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL},
+		signups:   &account.Signups{Store: d.Store, Mailer: d.Mailer, PublicURL: d.PublicURL, WebApp: d.WebApp},
 	}
 	hapi.UseMiddleware(s.authenticate)
 	app.Server().HeaderReceived = s.bodyPolicy
@@ -214,6 +222,15 @@ func (s *Server) StopJobs() {
 
 // Listen serves on addr until ctx is done, then shuts down gracefully.
 func (s *Server) Listen(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx is done, then shuts down gracefully.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := s.StartJobs(ctx); err != nil {
 		return err
 	}
@@ -228,7 +245,7 @@ func (s *Server) Listen(ctx context.Context, addr string) error {
 		s.warmNameIndex(ctx)
 	}()
 	errc := make(chan error, 1)
-	go func() { errc <- s.app.Listen(addr) }()
+	go func() { errc <- s.app.Listener(ln) }()
 	select {
 	case err := <-errc:
 		return err

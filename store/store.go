@@ -202,6 +202,8 @@ type Store interface {
 	EmailStore
 	IntegrationStore
 	ResearchRecordStore
+	Logins
+	OAuth
 	Checker
 	Close() error
 }

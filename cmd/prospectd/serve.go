@@ -15,10 +15,12 @@ import (
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/internal/privatefs"
+	"github.com/openprospect/prospectd/internal/toolwire"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/web"
 )
 
 func runServe(ctx context.Context, args []string) error {
@@ -35,6 +37,7 @@ func runServe(ctx context.Context, args []string) error {
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
+	ts := addToolServerFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -121,7 +124,16 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL})
+		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Log: log}, *b.dataDir)
+	if err != nil {
+		return err
+	}
+	parts, err := toolwire.Mount(srv, tcfg)
+	if err != nil {
+		return fmt.Errorf("tool server: %w", err)
+	}
+	go parts.OAuth.PurgeLoop(ctx, time.Hour)
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")

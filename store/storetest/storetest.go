@@ -31,6 +31,8 @@ func RunAll(t *testing.T, open func(t *testing.T) store.Store) {
 		{"TaskCancel", testTaskCancel},
 		{"TaskClaimConcurrent", testTaskClaimConcurrent},
 		{"TaskLeaseExpiry", testTaskLeaseExpiry},
+		{"Logins", testLogins},
+		{"OAuth", testOAuth},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance,
+# pinned) against the tool server at /v1/mcp of a demo server on loopback.
+#
+#   bash scripts/mcp-conformance.sh            # the scenarios that apply
+#   SCENARIOS="ping tools-list" bash scripts/mcp-conformance.sh
+#
+# Needs go, node and npm. The suite sends no credentials, so the server runs
+# with --mcp-api-keys and scripts/mcpauthproxy adds the demo key as a bearer
+# token (the OAuth flow itself is covered by internal/toolwire's Go tests).
+# Exit status: non-zero when a scenario fails.
+set -euo pipefail
+
+CONFORMANCE_VERSION=0.1.10 # 0.1.11+ need Node 22 (fs.globSync); Debian's node is 20
+# Scenarios that apply to this server: it has tools (no resources, prompts,
+# completions, logging, sampling or elicitation), and the tool scenarios
+# other than tools-list call the suite's own test tools (test_simple_text,
+# ...), which a production server does not have.
+SCENARIOS=${SCENARIOS:-"server-initialize ping tools-list"}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+(cd "$root" && go build -o "$work/prospectd" ./cmd/prospectd && go build -o "$work/mcpauthproxy" ./scripts/mcpauthproxy)
+port=$(free_port)
+"$work/prospectd" serve --demo 300 --data-dir "$work/data" --addr "127.0.0.1:$port" --mcp-api-keys >"$work/server.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 120); do
+	if [ -s "$work/data/demo-api-key" ] && curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null; then break; fi
+	sleep 1
+done
+key=$(tr -d '\n' <"$work/data/demo-api-key")
+pport=$(free_port)
+MCP_BEARER_TOKEN="$key" "$work/mcpauthproxy" --listen "127.0.0.1:$pport" --target "http://127.0.0.1:$port" &
+pids+=($!)
+sleep 1
+
+(cd "$work" && npm install --silent --no-audit --no-fund "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" >/dev/null)
+failed=0
+for s in $SCENARIOS; do
+	if ! (cd "$work" && npx conformance server --url "http://127.0.0.1:$pport/v1/mcp" --scenario "$s"); then
+		failed=1
+	fi
+done
+exit $failed
