@@ -244,7 +244,6 @@ func (s *Server) registerEmail() {
 	})
 }
 
-
 func (s *Server) submitEmailOne(ctx context.Context, svc *email.Service, kind string, r email.Request) (*emailJobAcceptedOutput, error) {
 	p, err := s.paid(ctx, store.PlanStarter)
 	if err != nil {
