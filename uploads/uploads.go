@@ -15,7 +15,6 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +25,7 @@ import (
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/openprospect/prospectd/ingest/delimited"
 	"github.com/openprospect/prospectd/record/domain"
 )
 
@@ -159,12 +159,29 @@ func readCSV(data []byte, lim Limits) (*Table, error) {
 		data = dec
 	}
 	first, _, _ := bytes.Cut(data, []byte("\n"))
-	r := csv.NewReader(bufio.NewReader(bytes.NewReader(data)))
-	r.Comma = sniff(first)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	r.ReuseRecord = false
-	header, err := r.Read()
+	// The reader ingest uses (ingest/delimited), capped at the whole
+	// upload so no record is cut short: the file is already within its
+	// byte cap.
+	r := delimited.NewReader(bufio.NewReader(bytes.NewReader(data)), delimited.Sniff(first), len(data)+1)
+	line := 1 // the line the next record starts on
+	read := func() ([]string, int, error) {
+		start := line
+		if err := r.Read(); err != nil {
+			if errors.Is(err, delimited.ErrUnterminated) {
+				return nil, start, fmt.Errorf("%w: line %d: %v", ErrFormat, start, err)
+			}
+			return nil, start, err
+		}
+		rec := make([]string, r.Fields())
+		for i := range rec {
+			f := r.Field(i)
+			line += bytes.Count(f, []byte("\n"))
+			rec[i] = string(f)
+		}
+		line++
+		return rec, start, nil
+	}
+	header, _, err := read()
 	if err != nil {
 		return nil, fmt.Errorf("%w: no header row (%v)", ErrFormat, err)
 	}
@@ -173,33 +190,21 @@ func readCSV(data []byte, lim Limits) (*Table, error) {
 	}
 	t := &Table{Header: uniqueHeader(trimAll(header))}
 	for {
-		rec, err := r.Read()
+		rec, at, err := read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-		}
-		line, _ := r.FieldPos(0)
-		if err := checkRow(rec, fmt.Sprintf("line %d", line)); err != nil {
 			return nil, err
 		}
-		if t.add(rec, line) && len(t.Rows) > lim.MaxRows {
+		if err := checkRow(rec, fmt.Sprintf("line %d", at)); err != nil {
+			return nil, err
+		}
+		if t.add(rec, at) && len(t.Rows) > lim.MaxRows {
 			return nil, errTooManyRows(lim)
 		}
 	}
 	return t, nil
-}
-
-// sniff picks the delimiter the header line uses most.
-func sniff(line []byte) rune {
-	best, n := ',', 0
-	for _, d := range []rune{',', ';', '\t', '|'} {
-		if c := bytes.Count(line, []byte(string(d))); c > n {
-			best, n = d, c
-		}
-	}
-	return best
 }
 
 // checkZip refuses a workbook whose parts say they unpack to more than

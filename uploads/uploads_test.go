@@ -3,6 +3,7 @@ package uploads
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -160,6 +161,41 @@ func TestReadRefusesBombsFast(t *testing.T) {
 			// Before the caps, these cost 20-90 s and 2-3 GB.
 			if took > 2*time.Second || alloc > 1<<30 {
 				t.Errorf("took %v and allocated %d MB; want under 2 s and 1 GB", took, alloc>>20)
+			}
+		})
+	}
+}
+
+// TestCSVSharedReader: uploads read CSV with ingest's reader — line
+// numbers count the lines a quoted cell spans, a quote followed by text
+// stays closed instead of swallowing the next rows, and a quote never
+// closed is a format error naming its line.
+func TestCSVSharedReader(t *testing.T) {
+	lim := Limits{MaxBytes: 1 << 20, MaxRows: 100}
+	for _, tc := range []struct {
+		name, in  string
+		rows      [][]string
+		lines     []int
+		errSubstr string
+	}{
+		{"multi-line cell", "domain,note\na.com,\"x\ny\"\nb.com,z\n", [][]string{{"a.com", "x\ny"}, {"b.com", "z"}}, []int{2, 4}, ""},
+		{"stray quote", "name,domain\n\"Acme\" Corp,a.com\nBeta,b.com\n", [][]string{{"Acme Corp", "a.com"}, {"Beta", "b.com"}}, []int{2, 3}, ""},
+		{"semicolons and CRLF", "domain;n\r\na.com;1\r\n\r\nb.com;2", [][]string{{"a.com", "1"}, {"b.com", "2"}}, []int{2, 4}, ""},
+		{"unterminated", "domain,note\na.com,\"open\nb.com,z\n", nil, nil, "line 2: unterminated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := Read("a.csv", strings.NewReader(tc.in), lim)
+			if tc.errSubstr != "" {
+				if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.errSubstr) {
+					t.Fatalf("err = %v, want ErrFormat with %q", err, tc.errSubstr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(tab.Rows, tc.rows) || !reflect.DeepEqual(tab.Line, tc.lines) {
+				t.Fatalf("rows %q lines %v, want %q %v", tab.Rows, tab.Line, tc.rows, tc.lines)
 			}
 		})
 	}
