@@ -23,6 +23,7 @@ import (
 	"github.com/openprospect/prospectd/mcp"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -42,6 +43,13 @@ var secret = []byte("0123456789abcdef0123456789abcdef")
 var unlimited bool
 
 func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
+	t.Helper()
+	return newFixtureWith(t, nil, configure)
+}
+
+// newFixtureWith lets deps add services (the email lookups) to the REST
+// API before it is built; the tool server gets the same ones.
+func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Config)) fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -73,7 +81,11 @@ func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
 	if unlimited {
 		limits = account.Limits{KeyPerSecond: 1e6, KeyBurst: 1e6, OrgPerSecond: 1e6, OrgBurst: 1e6}
 	}
-	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Limits: &limits})
+	d := api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Limits: &limits}
+	if deps != nil {
+		deps(&d)
+	}
+	srv := api.New(d)
 	companies := &query.Companies{Engine: eng}
 	plans := account.DefaultPlans()
 	cfg := mcp.Config{
@@ -81,6 +93,7 @@ func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
 		Biller:  &account.Biller{Store: st, Plans: plans},
 		Limiter: &account.Limiter{Limits: limits, Plans: plans},
 		Tasks:   tasks, TaskState: st, OpenAPI: srv.OpenAPI(),
+		Saved: saved.NewService(st), Email: d.Email,
 		Verify:              mcp.KeyVerifier(st),
 		ResourceMetadataURL: "http://127.0.0.1/.well-known/oauth-protected-resource/v1/mcp",
 		Secret:              secret, Log: log,

@@ -23,7 +23,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -60,6 +62,10 @@ type Config struct {
 	Limiter   *account.Limiter
 	Tasks     Tasks
 	TaskState store.Tasks
+	// Saved serves the saved-query tools (nil: the store keeps none).
+	Saved *saved.Service
+	// Email serves the email lookup tools (nil: not configured).
+	Email *email.Service
 	// OpenAPI is the REST API's document; tools whose REST operation
 	// declares its input take their input schema from it.
 	OpenAPI *huma.OpenAPI
@@ -88,6 +94,7 @@ type Server struct {
 	srv     *sdk.Server
 	tools   []*tool
 	spend   *spending
+	saves   *account.Limiter
 	handler http.Handler
 }
 
@@ -112,9 +119,14 @@ func New(cfg Config) (*Server, error) {
 		cfg.SessionWindow = 24 * time.Hour
 	}
 	s := &Server{cfg: cfg, spend: newSpending(cfg.SessionCap, cfg.SessionWindow, cfg.Now)}
+	var plans account.Plans
+	if cfg.Biller != nil {
+		plans = cfg.Biller.Plans
+	}
+	s.saves = saveLimiter(plans)
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "prospectd", Title: "Prospecting API", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	for _, t := range s.catalog() {
+	for _, t := range append(append(s.catalog(), s.savedTools()...), s.emailTools()...) {
 		if err := s.add(t); err != nil {
 			return nil, err
 		}

@@ -27,6 +27,8 @@ type tool struct {
 	input any
 	// readOnly tools change nothing and spend nothing.
 	readOnly bool
+	// destructive tools delete what the caller stored.
+	destructive bool
 	// estimate, when set, makes the tool spend credits: a call without a
 	// valid confirmation token answers with the estimate instead of
 	// running.
@@ -75,7 +77,8 @@ func (s *Server) add(t *tool) error {
 	no := false
 	ann := &sdk.ToolAnnotations{Title: t.title, ReadOnlyHint: t.readOnly, OpenWorldHint: &no}
 	if !t.readOnly {
-		ann.DestructiveHint = &no
+		destructive := t.destructive
+		ann.DestructiveHint = &destructive
 		ann.IdempotentHint = false
 	} else {
 		ann.IdempotentHint = true
