@@ -76,15 +76,16 @@ func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Conf
 
 	log := zerolog.Nop()
 	names := &namematch.Service{Engine: eng}
-	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2})
 	limits := account.DefaultLimits()
 	if unlimited {
 		limits = account.Limits{KeyPerSecond: 1e6, KeyBurst: 1e6, OrgPerSecond: 1e6, OrgBurst: 1e6}
 	}
-	d := api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Limits: &limits}
+	d := api.Deps{Engine: eng, Store: st, Names: names, Log: log, Limits: &limits}
 	if deps != nil {
 		deps(&d)
 	}
+	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2, Research: d.Research})
+	d.Tasks = tasks
 	srv := api.New(d)
 	companies := &query.Companies{Engine: eng}
 	plans := account.DefaultPlans()
@@ -93,7 +94,7 @@ func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Conf
 		Biller:  &account.Biller{Store: st, Plans: plans},
 		Limiter: &account.Limiter{Limits: limits, Plans: plans},
 		Tasks:   tasks, TaskState: st, OpenAPI: srv.OpenAPI(),
-		Saved: saved.NewService(st), Email: d.Email,
+		Saved: saved.NewService(st), Email: d.Email, Research: d.Research, Integrations: d.Integrations,
 		Verify:              mcp.KeyVerifier(st),
 		ResourceMetadataURL: "http://127.0.0.1/.well-known/oauth-protected-resource/v1/mcp",
 		Secret:              secret, Log: log,

@@ -24,7 +24,9 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
+	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 )
@@ -66,6 +68,10 @@ type Config struct {
 	Saved *saved.Service
 	// Email serves the email lookup tools (nil: not configured).
 	Email *email.Service
+	// Research and Integrations serve the research, ICP validation and
+	// contact generation tools (either nil: none).
+	Research     *research.Pipeline
+	Integrations *integrations.Service
 	// OpenAPI is the REST API's document; tools whose REST operation
 	// declares its input take their input schema from it.
 	OpenAPI *huma.OpenAPI
@@ -126,7 +132,7 @@ func New(cfg Config) (*Server, error) {
 	s.saves = saveLimiter(plans)
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "prospectd", Title: "Prospecting API", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	for _, t := range append(append(s.catalog(), s.savedTools()...), s.emailTools()...) {
+	for _, t := range append(append(s.catalog(), s.savedTools()...), append(s.emailTools(), s.researchTools()...)...) {
 		if err := s.add(t); err != nil {
 			return nil, err
 		}

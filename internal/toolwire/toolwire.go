@@ -20,9 +20,11 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/mcp"
 	"github.com/openprospect/prospectd/oauth"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/web"
@@ -53,7 +55,10 @@ type Config struct {
 	Plans                 account.Plans
 	// Email serves the email lookup tools (nil: none, as the REST routes).
 	Email *email.Service
-	Log   zerolog.Logger
+	// Research and Integrations serve the research tools (nil: none).
+	Research     *research.Pipeline
+	Integrations *integrations.Service
+	Log          zerolog.Logger
 	// Now is the tool server's clock (tests move it); time.Now when nil.
 	Now func() time.Time
 }
@@ -114,7 +119,7 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		Companies: companies, Contacts: &query.ContactService{Engine: cfg.Engine, Companies: companies},
 		Biller: biller, Limiter: &account.Limiter{Limits: limits, Plans: cfg.Plans},
 		Tasks: cfg.Tasks, TaskState: cfg.State, OpenAPI: h.OpenAPI(),
-		Saved: savedSvc, Email: cfg.Email,
+		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations,
 		Verify: verify, ResourceMetadataURL: as.ResourceMetadataURL(),
 		Secret: confirmKey, SessionCap: cfg.SpendCap, Log: cfg.Log, Now: cfg.Now,
 	})
