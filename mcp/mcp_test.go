@@ -94,7 +94,7 @@ func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Conf
 		Biller:  &account.Biller{Store: st, Plans: plans},
 		Limiter: &account.Limiter{Limits: limits, Plans: plans},
 		Tasks:   tasks, TaskState: st, OpenAPI: srv.OpenAPI(),
-		Saved: saved.NewService(st), Email: d.Email, Research: d.Research, Integrations: d.Integrations,
+		Saved: saved.NewService(st), Email: d.Email, Research: d.Research, Integrations: d.Integrations, Names: names,
 		Verify:              mcp.KeyVerifier(st),
 		ResourceMetadataURL: "http://127.0.0.1/.well-known/oauth-protected-resource/v1/mcp",
 		Secret:              secret, Log: log,

@@ -25,6 +25,7 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/integrations"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
@@ -72,6 +73,9 @@ type Config struct {
 	// contact generation tools (either nil: none).
 	Research     *research.Pipeline
 	Integrations *integrations.Service
+	// Names serves match_company (nil: no such tool); the name index is
+	// the REST API's, shared.
+	Names *namematch.Service
 	// OpenAPI is the REST API's document; tools whose REST operation
 	// declares its input take their input schema from it.
 	OpenAPI *huma.OpenAPI
@@ -132,7 +136,7 @@ func New(cfg Config) (*Server, error) {
 	s.saves = saveLimiter(plans)
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "prospectd", Title: "Prospecting API", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	for _, t := range append(append(s.catalog(), s.savedTools()...), append(s.emailTools(), s.researchTools()...)...) {
+	for _, t := range append(append(s.catalog(), s.savedTools()...), append(append(s.emailTools(), s.researchTools()...), s.lookupTools()...)...) {
 		if err := s.add(t); err != nil {
 			return nil, err
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/mcp"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/oauth"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
@@ -58,7 +59,10 @@ type Config struct {
 	// Research and Integrations serve the research tools (nil: none).
 	Research     *research.Pipeline
 	Integrations *integrations.Service
-	Log          zerolog.Logger
+	// Names is the REST API's name matcher (its index is shared); nil
+	// leaves out match_company.
+	Names *namematch.Service
+	Log   zerolog.Logger
 	// Now is the tool server's clock (tests move it); time.Now when nil.
 	Now func() time.Time
 }
@@ -119,7 +123,7 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		Companies: companies, Contacts: &query.ContactService{Engine: cfg.Engine, Companies: companies},
 		Biller: biller, Limiter: &account.Limiter{Limits: limits, Plans: cfg.Plans},
 		Tasks: cfg.Tasks, TaskState: cfg.State, OpenAPI: h.OpenAPI(),
-		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations,
+		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations, Names: cfg.Names,
 		Verify: verify, ResourceMetadataURL: as.ResourceMetadataURL(),
 		Secret: confirmKey, SessionCap: cfg.SpendCap, Log: cfg.Log, Now: cfg.Now,
 	})
