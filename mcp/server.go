@@ -1,11 +1,12 @@
 // Package mcp is the Model Context Protocol tool server at /v1/mcp: one
 // tool per capability of the REST API, served over streamable HTTP with
 // the official Go SDK. Tools call the same services as the REST handlers
-// (query, namematch, account, the task queue), take input schemas derived
-// from the REST operations' declarations (the OpenAPI document the routes
-// are served from), and report errors with the REST `detail` text. A tool
-// that spends credits answers with an estimate first and runs only when
-// called again with the confirmation token the estimate carried.
+// (query, namematch, account, saved, email, research, the task queue),
+// take input schemas derived from the REST operations' declarations (the
+// OpenAPI document the routes are served from), and report errors with
+// the REST `detail` text. A tool that spends credits (or the customer's
+// provider money) answers with an estimate first and runs only when called
+// again with the confirmation token the estimate carried.
 package mcp
 
 import (
@@ -162,7 +163,8 @@ func New(cfg Config) (*Server, error) {
 // BodyLimit is the largest request body the tool server reads.
 const BodyLimit = 1 << 20
 
-const instructions = "B2B prospecting: company discovery and profiles, contact search, name matching and list segmentation. " +
+const instructions = "B2B prospecting: company discovery and profiles, contact search, name matching and list segmentation, " +
+	"saved queries and exclusion lists, email finding and verification, and research with the organization's own LLM. " +
 	"Tools that spend credits first answer with an estimate and a confirmation_token; call the same tool again with the same arguments plus that token to run it and pay. " +
 	"Records retrieved in the last 90 days are free. Task tools return a task_id; get_task_status reports progress and results."
 
