@@ -23,6 +23,7 @@ import (
 	"github.com/openprospect/prospectd/mcp"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -42,6 +43,13 @@ var secret = []byte("0123456789abcdef0123456789abcdef")
 var unlimited bool
 
 func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
+	t.Helper()
+	return newFixtureWith(t, nil, configure)
+}
+
+// newFixtureWith lets deps add services (the email lookups) to the REST
+// API before it is built; the tool server gets the same ones.
+func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Config)) fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -68,12 +76,17 @@ func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
 
 	log := zerolog.Nop()
 	names := &namematch.Service{Engine: eng}
-	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2})
 	limits := account.DefaultLimits()
 	if unlimited {
 		limits = account.Limits{KeyPerSecond: 1e6, KeyBurst: 1e6, OrgPerSecond: 1e6, OrgBurst: 1e6}
 	}
-	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, Limits: &limits})
+	d := api.Deps{Engine: eng, Store: st, Names: names, Log: log, Limits: &limits}
+	if deps != nil {
+		deps(&d)
+	}
+	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2, Research: d.Research})
+	d.Tasks = tasks
+	srv := api.New(d)
 	companies := &query.Companies{Engine: eng}
 	plans := account.DefaultPlans()
 	cfg := mcp.Config{
@@ -81,6 +94,7 @@ func newFixture(t testing.TB, configure func(*mcp.Config)) fixture {
 		Biller:  &account.Biller{Store: st, Plans: plans},
 		Limiter: &account.Limiter{Limits: limits, Plans: plans},
 		Tasks:   tasks, TaskState: st, OpenAPI: srv.OpenAPI(),
+		Saved: saved.NewService(st), Email: d.Email, Research: d.Research, Integrations: d.Integrations, Names: names,
 		Verify:              mcp.KeyVerifier(st),
 		ResourceMetadataURL: "http://127.0.0.1/.well-known/oauth-protected-resource/v1/mcp",
 		Secret:              secret, Log: log,

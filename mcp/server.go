@@ -1,11 +1,12 @@
 // Package mcp is the Model Context Protocol tool server at /v1/mcp: one
 // tool per capability of the REST API, served over streamable HTTP with
 // the official Go SDK. Tools call the same services as the REST handlers
-// (query, namematch, account, the task queue), take input schemas derived
-// from the REST operations' declarations (the OpenAPI document the routes
-// are served from), and report errors with the REST `detail` text. A tool
-// that spends credits answers with an estimate first and runs only when
-// called again with the confirmation token the estimate carried.
+// (query, namematch, account, saved, email, research, the task queue),
+// take input schemas derived from the REST operations' declarations (the
+// OpenAPI document the routes are served from), and report errors with
+// the REST `detail` text. A tool that spends credits (or the customer's
+// provider money) answers with an estimate first and runs only when called
+// again with the confirmation token the estimate carried.
 package mcp
 
 import (
@@ -23,7 +24,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/email"
+	"github.com/openprospect/prospectd/integrations"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -60,6 +66,17 @@ type Config struct {
 	Limiter   *account.Limiter
 	Tasks     Tasks
 	TaskState store.Tasks
+	// Saved serves the saved-query tools (nil: the store keeps none).
+	Saved *saved.Service
+	// Email serves the email lookup tools (nil: not configured).
+	Email *email.Service
+	// Research and Integrations serve the research, ICP validation and
+	// contact generation tools (either nil: none).
+	Research     *research.Pipeline
+	Integrations *integrations.Service
+	// Names serves match_company (nil: no such tool); the name index is
+	// the REST API's, shared.
+	Names *namematch.Service
 	// OpenAPI is the REST API's document; tools whose REST operation
 	// declares its input take their input schema from it.
 	OpenAPI *huma.OpenAPI
@@ -88,6 +105,7 @@ type Server struct {
 	srv     *sdk.Server
 	tools   []*tool
 	spend   *spending
+	saves   *account.Limiter
 	handler http.Handler
 }
 
@@ -112,9 +130,14 @@ func New(cfg Config) (*Server, error) {
 		cfg.SessionWindow = 24 * time.Hour
 	}
 	s := &Server{cfg: cfg, spend: newSpending(cfg.SessionCap, cfg.SessionWindow, cfg.Now)}
+	var plans account.Plans
+	if cfg.Biller != nil {
+		plans = cfg.Biller.Plans
+	}
+	s.saves = saveLimiter(plans)
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "prospectd", Title: "Prospecting API", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	for _, t := range s.catalog() {
+	for _, t := range append(append(s.catalog(), s.savedTools()...), append(append(s.emailTools(), s.researchTools()...), s.lookupTools()...)...) {
 		if err := s.add(t); err != nil {
 			return nil, err
 		}
@@ -140,7 +163,8 @@ func New(cfg Config) (*Server, error) {
 // BodyLimit is the largest request body the tool server reads.
 const BodyLimit = 1 << 20
 
-const instructions = "B2B prospecting: company discovery and profiles, contact search, name matching and list segmentation. " +
+const instructions = "B2B prospecting: company discovery and profiles, contact search, name matching and list segmentation, " +
+	"saved queries and exclusion lists, email finding and verification, and research with the organization's own LLM. " +
 	"Tools that spend credits first answer with an estimate and a confirmation_token; call the same tool again with the same arguments plus that token to run it and pay. " +
 	"Records retrieved in the last 90 days are free. Task tools return a task_id; get_task_status reports progress and results."
 

@@ -27,6 +27,8 @@ type tool struct {
 	input any
 	// readOnly tools change nothing and spend nothing.
 	readOnly bool
+	// destructive tools delete what the caller stored.
+	destructive bool
 	// estimate, when set, makes the tool spend credits: a call without a
 	// valid confirmation token answers with the estimate instead of
 	// running.
@@ -52,7 +54,10 @@ type Estimate struct {
 	Credits     int     `json:"credits"`
 	PriceUSD    float64 `json:"price_usd" jsonschema:"Credits at the plan's price per 1,000 records"`
 	CreditsLeft int     `json:"credits_left" jsonschema:"Credits left this period before the call"`
-	Note        string  `json:"note,omitempty"`
+	// ProviderCalls are model calls on the customer's own provider keys
+	// (their money, not credits); a call with any is confirmed first too.
+	ProviderCalls int    `json:"provider_calls,omitempty"`
+	Note          string `json:"note,omitempty"`
 }
 
 // confirmationArg is the argument carrying a confirmation token.
@@ -75,7 +80,8 @@ func (s *Server) add(t *tool) error {
 	no := false
 	ann := &sdk.ToolAnnotations{Title: t.title, ReadOnlyHint: t.readOnly, OpenWorldHint: &no}
 	if !t.readOnly {
-		ann.DestructiveHint = &no
+		destructive := t.destructive
+		ann.DestructiveHint = &destructive
 		ann.IdempotentHint = false
 	} else {
 		ann.IdempotentHint = true
@@ -147,7 +153,7 @@ func (s *Server) serve(ctx context.Context, t *tool, req *sdk.CallToolRequest) (
 		if err != nil {
 			return nil, err
 		}
-		if est.Credits > 0 {
+		if est.Credits > 0 || est.ProviderCalls > 0 {
 			return s.offer(ctx, t, c, est)
 		}
 		// Nothing to pay for (no match, or a free variant): run at once.
@@ -192,10 +198,13 @@ func (s *Server) offer(ctx context.Context, t *tool, c *call, est Estimate) (any
 		return nil, err
 	}
 	token, exp := s.confirmationToken(t.name, c, est.Credits)
+	msg := fmt.Sprintf("This call would bill up to %d credits (about $%.2f; %d left this period)", est.Credits, est.PriceUSD, est.CreditsLeft)
+	if est.ProviderCalls > 0 {
+		msg += fmt.Sprintf(" and make %d model calls billed by your LLM provider to your own keys", est.ProviderCalls)
+	}
 	return EstimateResult{Status: "confirmation_required", Tool: t.name, Estimate: est, ConfirmationToken: token,
 		ExpiresAt: exp.UTC().Format("2006-01-02T15:04:05Z"),
-		Message: fmt.Sprintf("This call would bill up to %d credits (about $%.2f; %d left this period). Ask the person to approve, then call %s again with the same arguments and confirmation_token.",
-			est.Credits, est.PriceUSD, est.CreditsLeft, t.name)}, nil
+		Message:   msg + fmt.Sprintf(". Ask the person to approve, then call %s again with the same arguments and confirmation_token.", t.name)}, nil
 }
 
 func result(out any) (*sdk.CallToolResult, error) {

@@ -22,11 +22,21 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 pids=()
 cleanup() {
+	status=$?
+	trap - EXIT INT TERM
+	# Only the processes this script started, by id.
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	if [ "$status" -ne 0 ] && [ -s "$work/server.log" ]; then
+		echo "--- server log (last 40 lines)" >&2
+		tail -n 40 "$work/server.log" >&2
+	fi
 	rm -rf "$work"
+	exit "$status"
 }
 trap cleanup EXIT
+# A signal (CI timeout, ^C) still stops the server through the EXIT trap.
+trap 'exit 130' INT TERM
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -34,10 +44,16 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 port=$(free_port)
 "$work/prospectd" serve --demo 300 --data-dir "$work/data" --addr "127.0.0.1:$port" --mcp-api-keys >"$work/server.log" 2>&1 &
 pids+=($!)
+up=0
 for _ in $(seq 1 120); do
-	if [ -s "$work/data/demo-api-key" ] && curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null; then break; fi
+	if [ -s "$work/data/demo-api-key" ] && curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null; then
+		up=1
+		break
+	fi
+	kill -0 "${pids[0]}" 2>/dev/null || { echo "mcp-conformance: the server exited while starting" >&2; exit 1; }
 	sleep 1
 done
+[ "$up" = 1 ] || { echo "mcp-conformance: the server did not answer /v1/health within 120 s" >&2; exit 1; }
 key=$(tr -d '\n' <"$work/data/demo-api-key")
 pport=$(free_port)
 MCP_BEARER_TOKEN="$key" "$work/mcpauthproxy" --listen "127.0.0.1:$pport" --target "http://127.0.0.1:$port" &
@@ -48,6 +64,7 @@ sleep 1
 failed=0
 for s in $SCENARIOS; do
 	if ! (cd "$work" && npx conformance server --url "http://127.0.0.1:$pport/v1/mcp" --scenario "$s"); then
+		echo "mcp-conformance: scenario $s FAILED" >&2
 		failed=1
 	fi
 done

@@ -18,10 +18,15 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/mcp"
+	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/oauth"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/web"
 )
@@ -49,7 +54,15 @@ type Config struct {
 	Engine                index.Reader
 	Tasks                 mcp.Tasks
 	Plans                 account.Plans
-	Log                   zerolog.Logger
+	// Email serves the email lookup tools (nil: none, as the REST routes).
+	Email *email.Service
+	// Research and Integrations serve the research tools (nil: none).
+	Research     *research.Pipeline
+	Integrations *integrations.Service
+	// Names is the REST API's name matcher (its index is shared); nil
+	// leaves out match_company.
+	Names *namematch.Service
+	Log   zerolog.Logger
 	// Now is the tool server's clock (tests move it); time.Now when nil.
 	Now func() time.Time
 }
@@ -101,11 +114,16 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		verify = mcp.FirstOf(verify, mcp.KeyVerifier(cfg.State))
 	}
 	companies := &query.Companies{Engine: cfg.Engine}
+	var savedSvc *saved.Service
+	if st, ok := cfg.State.(saved.Store); ok {
+		savedSvc = saved.NewService(st)
+	}
 	limits := account.DefaultLimits()
 	tools, err := mcp.New(mcp.Config{
 		Companies: companies, Contacts: &query.ContactService{Engine: cfg.Engine, Companies: companies},
 		Biller: biller, Limiter: &account.Limiter{Limits: limits, Plans: cfg.Plans},
 		Tasks: cfg.Tasks, TaskState: cfg.State, OpenAPI: h.OpenAPI(),
+		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations, Names: cfg.Names,
 		Verify: verify, ResourceMetadataURL: as.ResourceMetadataURL(),
 		Secret: confirmKey, SessionCap: cfg.SpendCap, Log: cfg.Log, Now: cfg.Now,
 	})
