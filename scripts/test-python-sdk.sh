@@ -13,6 +13,13 @@ for cand in "${PYTHON:-python3}" /usr/bin/python3; do
 done
 if [ -z "$py" ]; then echo "test-python-sdk: no python3 with pytest (apt-get install python3-pytest)" >&2; exit 1; fi
 
+# Type check (strict) when mypy is installed (Debian: python3-mypy).
+if "$py" -c 'import mypy' 2>/dev/null; then
+  (cd sdk/python && "$py" -m mypy --strict --no-incremental prospect)
+else
+  echo "test-python-sdk: mypy not installed; type check skipped" >&2
+fi
+
 tmp=$(mktemp -d)
 pid=""
 cleanup() {

@@ -222,7 +222,7 @@ class Gen:
         if waits:
             lines.append(f"        if wait:")
             lines.append(f"            return self.wait({op_id!r}, answer, timeout=timeout)")
-        lines.append("        return answer  # type: ignore[no-any-return]")
+        lines.append("        return answer" + ("" if ret == "Any" else "  # type: ignore[no-any-return]"))
         lines.append("")
         alias = op_id[4:] if op_id.startswith("get-") else None
         if alias:

@@ -11,7 +11,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ._operations import OPERATIONS, WAITERS, Operations
 from .errors import TaskFailed, TaskTimeout, error_for
@@ -244,7 +244,7 @@ class Client(Operations):
                 raise TaskTimeout(task_id, timeout or 0, status)
             self._sleep(self.poll_interval)
 
-    def paginate(self, operation_id: str, *, page_size: int = 100, limit: Optional[int] = None, **params: Any):
+    def paginate(self, operation_id: str, *, page_size: int = 100, limit: Optional[int] = None, **params: Any) -> Iterator[Any]:
         """Yield the rows of an offset-paged list operation (discover,
         contacts_legacy, list_saved_queries...) page by page, until a short
         page or ``limit`` rows."""

@@ -293,7 +293,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/bulkmatch', path_params={}, query={"name_column": name_column, "country_column": country_column, "state_column": state_column, "city_column": city_column, "zip_code_column": zip_code_column, "phone_column": phone_column, "min_match_confidence": min_match_confidence}, form={"city_column": body_city_column, "country_column": body_country_column, "min_match_confidence": body_min_match_confidence, "name_column": body_name_column, "phone_column": body_phone_column, "state_column": body_state_column, "zip_code_column": body_zip_code_column}, files={"file": file})
         if wait:
             return self.wait('bulkmatch', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def bulkmatch_status(self, *, task_id: str) -> BulkmatchStatusBody:
         """Company name bulk match status.
@@ -337,7 +337,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/contacts/bulk-match', path_params={}, query={}, json_body=self._merge(body, {"enrich": enrich, "limit": limit, "queries": queries}))
         if wait:
             return self.wait('contacts-bulk-match', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def contacts_count(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, max_records: Optional[int] = None, max_companies: Optional[int] = None, offset: Optional[int] = None, results_by_company: Optional[int] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None) -> CountBody:
         """Count contacts.
@@ -371,7 +371,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/contacts/discover/generate', path_params={}, query={}, json_body=self._merge(body, {"context_mode": context_mode, "domains": domains, "icp_text": icp_text, "integration_id": integration_id, "search_provider_id": search_provider_id}))
         if wait:
             return self.wait('contacts-discover-generate', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def contacts_legacy(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, max_records: Optional[int] = None, max_companies: Optional[int] = None, offset: Optional[int] = None, results_by_company: Optional[int] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None) -> Optional[List[ContactOut]]:
         """Search contacts (legacy).
@@ -495,7 +495,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/email/find', path_params={}, query={}, json_body=self._merge(body, {"domain": domain, "first_name": first_name, "known_pattern": known_pattern, "last_name": last_name}))
         if wait:
             return self.wait('email-find', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def email_find_batch(self, *, refs: Optional[Optional[List[Any]]] = None, requests: Optional[Optional[List[EmailBatchItem]]] = None, round: Optional[str] = None, source_query_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
         """Find or verify up to 500 emails (async).
@@ -509,7 +509,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/email/find/batch', path_params={}, query={}, json_body=self._merge(body, {"refs": refs, "requests": requests, "round": round, "source_query_id": source_query_id}))
         if wait:
             return self.wait('email-find-batch', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def email_job(self, *, job_id: str) -> JobView:
         """Email job status and result.
@@ -533,7 +533,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/email/verify', path_params={}, query={}, json_body=self._merge(body, {"email": email}))
         if wait:
             return self.wait('email-verify', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task.
@@ -567,7 +567,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/gen/process', path_params={}, query={}, json_body=self._merge(body, {"context_mode": context_mode, "domains": domains, "include_x_search": include_x_search, "integration_id": integration_id, "previous_discogen_data": previous_discogen_data, "query": query, "search_context_size": search_context_size, "search_provider_id": search_provider_id, "web_search": web_search}))
         if wait:
             return self.wait('gen-process', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def gen_process_personas(self, *, context_mode: Optional[str] = None, include_x_search: Optional[bool] = None, integration_id: Optional[str] = None, persona_ids: Optional[Optional[List[int]]] = None, previous_discogen_data: Optional[Dict[str, Any]] = None, query: Optional[str] = None, search_context_size: Optional[str] = None, search_provider_id: Optional[str] = None, web_search: Optional[bool] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
         """Research a list of contacts with your own LLM (async).
@@ -581,7 +581,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/gen/process-personas', path_params={}, query={}, json_body=self._merge(body, {"context_mode": context_mode, "include_x_search": include_x_search, "integration_id": integration_id, "persona_ids": persona_ids, "previous_discogen_data": previous_discogen_data, "query": query, "search_context_size": search_context_size, "search_provider_id": search_provider_id, "web_search": web_search}))
         if wait:
             return self.wait('gen-process-personas', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def gen_status(self, *, task_id: str) -> ResearchStatus:
         """Status of a research, ICP validation or contact generation task.
@@ -881,7 +881,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/segment', path_params={}, query={}, form={"domain_column": domain_column, "max_segments": max_segments, "query_id": query_id}, files={"file": file})
         if wait:
             return self.wait('segment', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def segment_status(self, *, task_id: str) -> SegmentStatusBody:
         """Segmentation status.
@@ -915,7 +915,7 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/validate/icp', path_params={}, query={}, json_body=self._merge(body, {"context_mode": context_mode, "domains": domains, "icp_text": icp_text, "integration_id": integration_id, "search_provider_id": search_provider_id, "web_search": web_search}))
         if wait:
             return self.wait('validate-icp', answer, timeout=timeout)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def vendors(self, *, domain: Optional[List[str]], match: Optional[str] = None) -> List[VendorsRow]:
         """Technology vendors of domains.

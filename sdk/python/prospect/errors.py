@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Type
 
 
 class ProspectError(Exception):
@@ -70,7 +70,7 @@ def error_for(status: int, body: Any, method: str = "", path: str = "") -> Prosp
     """The exception of an error answer."""
     b = body if isinstance(body, dict) else {}
     detail = str(b.get("detail") or b.get("title") or body or "")
-    cls: type = ProspectError
+    cls: Type[ProspectError] = ProspectError
     if status in (400, 413, 422):
         cls = InvalidInput
     elif status in (401, 403):
