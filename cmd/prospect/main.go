@@ -35,6 +35,7 @@ type app struct {
 
 	apiKey, baseURL, output string
 	retries                 int
+	dryRun                  bool
 	timeout, pollInterval   time.Duration
 }
 
@@ -97,6 +98,7 @@ email jobs, rows withheld for credits).`,
 	pf.StringVar(&a.apiKey, "api-key", "", "API key (default $PROSPECT_API_KEY, then the stored login)")
 	pf.StringVar(&a.baseURL, "base-url", "", "REST root including /v1 (default $PROSPECT_BASE_URL, then the stored login, then "+defaultBaseURL+")")
 	pf.StringVarP(&a.output, "output", "o", "", "table, json, jsonl or csv (default table on a terminal, json otherwise)")
+	pf.BoolVar(&a.dryRun, "dry-run", false, "print the request (key masked) instead of sending it")
 	pf.IntVar(&a.retries, "retries", 5, "retries of a rate-limited (429) request, each after Retry-After")
 	pf.DurationVar(&a.timeout, "timeout", 0, "with --wait: give up after this long (0 waits forever)")
 	pf.DurationVar(&a.pollInterval, "poll-interval", time.Second, "with --wait: time between status polls")
@@ -165,6 +167,9 @@ func (a *app) call(cmd *cobra.Command, op *operation, req *request) error {
 	c, err := a.client()
 	if err != nil {
 		return err
+	}
+	if a.dryRun {
+		return a.printDryRun(c, req)
 	}
 	ctx := cmd.Context()
 	res, err := c.do(ctx, req.method, req.path, req.query, req.contentType, req.body)
@@ -268,6 +273,22 @@ func (a *app) whoamiCommand() *cobra.Command {
 			return a.print(res.body)
 		},
 	}
+}
+
+// printDryRun shows what call would send.
+func (a *app) printDryRun(c *client, req *request) error {
+	u := strings.TrimRight(c.base, "/") + strings.TrimPrefix(req.path, "/v1")
+	if len(req.query) > 0 {
+		u += "?" + encodeQuery(req.query)
+	}
+	fmt.Fprintf(a.stdout, "%s %s\nX-API-Key: %s\n", req.method, u, maskKey(c.key))
+	switch {
+	case req.contentType == "application/json":
+		fmt.Fprintf(a.stdout, "Content-Type: %s\n\n%s\n", req.contentType, req.body)
+	case req.contentType != "":
+		fmt.Fprintf(a.stdout, "Content-Type: %s\n\n(%d bytes)\n", req.contentType, len(req.body))
+	}
+	return nil
 }
 
 func maskKey(k string) string {

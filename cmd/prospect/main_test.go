@@ -267,6 +267,23 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+func TestDryRun(t *testing.T) {
+	env := map[string]string{"PROSPECT_API_KEY": "pk_live_0123456789abcdef", "PROSPECT_BASE_URL": "http://127.0.0.1:1/v1", "XDG_CONFIG_HOME": t.TempDir()}
+	r := runCLI(t, env, "", "--dry-run", "discover", "--icp-text", "dental clinics", "--country", "US", "--country", "IE", "--max-records", "5")
+	want := "GET http://127.0.0.1:1/v1/discover?country=US&country=IE&icp_text=dental+clinics&max_records=5\nX-API-Key: pk_live_…cdef\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("dry run: %+v\nwant %q", r, want)
+	}
+	r = runCLI(t, env, "", "email-find", "--dry-run", "--body", `{"domain":"a.com"}`, "--first-name", "Ada")
+	if r.code != 0 || !strings.Contains(r.stdout, "POST http://127.0.0.1:1/v1/email/find") || !strings.Contains(r.stdout, `"first_name":"Ada"`) || !strings.Contains(r.stdout, `"domain":"a.com"`) {
+		t.Fatalf("dry run body: %+v", r)
+	}
+	r = runCLI(t, env, "", "bulkmatch-status", "--dry-run", "t 1")
+	if r.code != 0 || !strings.Contains(r.stdout, "/v1/bulkmatch/status/t%201\n") {
+		t.Fatalf("dry run path: %+v", r)
+	}
+}
+
 func TestOutputFormats(t *testing.T) {
 	body := []byte(`{"status":"completed","results":[{"domain":"a.com","score":5,"tags":["x"]},{"domain":"b.com","name":"B"}]}`)
 	for _, tc := range []struct {

@@ -20,7 +20,7 @@ import (
 // reservedFlags are the global flags; an operation's field of the same
 // name gets a body- prefix (--body-api-key on the provider configs).
 var reservedFlags = map[string]bool{"api-key": true, "base-url": true, "output": true, "wait": true,
-	"body": true, "timeout": true, "retries": true, "help": true, "poll-interval": true}
+	"body": true, "dry-run": true, "timeout": true, "retries": true, "help": true, "poll-interval": true}
 
 // flagName is the command-line spelling of an API name.
 func flagName(name string) string { return strings.ReplaceAll(name, "_", "-") }
