@@ -224,10 +224,24 @@ class Gen:
             lines.append(f"            return self.wait({op_id!r}, answer, timeout=timeout)")
         lines.append("        return answer" + ("" if ret == "Any" else "  # type: ignore[no-any-return]"))
         lines.append("")
+        names = [an for an, _, _, _, _ in params]
+        if body_type == "application/json":
+            names.append("body")
+        if waits:
+            names += ["wait", "timeout"]
+        kwargs = ", ".join(f"{n}={n}" for n in names)
+        alines = [f"    async def {name}(" + ", ".join(sig) + f") -> {ret}:",
+                  f'        """{summary} (async; see Client.{name})."""',
+                  f"        return await self._run(self._sync.{name}" + (", " + kwargs if kwargs else "") + ")" +
+                  ("" if ret == "Any" else "  # type: ignore[no-any-return]"),
+                  ""]
         alias = op_id[4:] if op_id.startswith("get-") else None
         if alias:
             lines.append(f"    {method_name(alias)} = {name}")
             lines.append("")
+            alines.append(f"    {method_name(alias)} = {name}")
+            alines.append("")
+        self.async_lines.extend(alines)
         return lines
 
     def render(self) -> str:
@@ -272,8 +286,19 @@ class Gen:
         out.append("    @abc.abstractmethod")
         out.append("    def wait(self, operation_id: str, answer: Any, *, timeout: Optional[float] = None) -> Any: ...")
         out.append("")
+        self.async_lines = []
         for op in ops:
             out.extend(self.method(op))
+        out.append("")
+        out.append("class AsyncOperations(abc.ABC):")
+        out.append('    """The operations as coroutines, each running the blocking call in a thread."""')
+        out.append("")
+        out.append("    _sync: Operations")
+        out.append("")
+        out.append("    @abc.abstractmethod")
+        out.append("    async def _run(self, fn: Any, **kwargs: Any) -> Any: ...")
+        out.append("")
+        out.extend(self.async_lines)
         return "\n".join(out).rstrip() + "\n"
 
 

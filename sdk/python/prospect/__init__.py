@@ -7,13 +7,13 @@
     status = client.bulkmatch(file="names.csv", name_column="company", wait=True, timeout=600)
 """
 
-from ._client import DEFAULT_BASE_URL, Client, Response
+from ._client import DEFAULT_BASE_URL, AsyncClient, Client, Response
 from ._operations import OPERATIONS, WAITERS
 from .errors import (AuthError, InvalidInput, NotFound, PaymentRequired, ProspectError, RateLimited, ServerError,
                      TaskFailed, TaskTimeout)
 
 __all__ = [
-    "Client", "Response", "DEFAULT_BASE_URL", "OPERATIONS", "WAITERS",
+    "Client", "AsyncClient", "Response", "DEFAULT_BASE_URL", "OPERATIONS", "WAITERS",
     "ProspectError", "InvalidInput", "AuthError", "PaymentRequired", "NotFound", "RateLimited", "ServerError",
     "TaskFailed", "TaskTimeout",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -13,7 +14,7 @@ import uuid
 from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from ._operations import OPERATIONS, WAITERS, Operations
+from ._operations import OPERATIONS, WAITERS, AsyncOperations, Operations
 from .errors import TaskFailed, TaskTimeout, error_for
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080/v1"
@@ -263,3 +264,24 @@ class Client(Operations):
             if len(rows) < page_size:
                 return
             offset += len(rows)
+
+
+class AsyncClient(AsyncOperations):
+    """asyncio client: the same methods as :class:`Client` as coroutines
+    (``await client.discover(...)``). Each call runs the blocking standard
+    library request in a worker thread (asyncio.to_thread), so many calls
+    proceed concurrently without a third-party HTTP library."""
+
+    def __init__(self, api_key: Optional[str] = None, base_url: Optional[str] = None, **kw: Any):
+        self._sync: Client = Client(api_key, base_url, **kw)
+
+    @property
+    def last_response(self) -> Optional[Response]:
+        return self._sync.last_response
+
+    async def _run(self, fn: Any, **kwargs: Any) -> Any:
+        return await asyncio.to_thread(fn, **kwargs)
+
+    async def wait(self, operation_id: str, answer: Any, *, timeout: Optional[float] = None) -> Any:
+        """Like Client.wait, without blocking the event loop."""
+        return await self._run(self._sync.wait, operation_id=operation_id, answer=answer, timeout=timeout)

@@ -926,3 +926,270 @@ class Operations(abc.ABC):
         """
         answer = self._call('GET', '/v1/vendors', path_params={}, query={"domain": domain, "match": match})
         return answer  # type: ignore[no-any-return]
+
+
+class AsyncOperations(abc.ABC):
+    """The operations as coroutines, each running the blocking call in a thread."""
+
+    _sync: Operations
+
+    @abc.abstractmethod
+    async def _run(self, fn: Any, **kwargs: Any) -> Any: ...
+
+    async def append(self, *, dataset: Optional[Optional[List[str]]] = None, domain_column: Optional[str] = None, query_id: Optional[Optional[List[str]]] = None, csv: Optional[str] = None, body_csv: Optional[bool] = None, body_dataset: Optional[Optional[List[str]]] = None, body_domain_column: Optional[str] = None, file: Optional[FileInput] = None, body_query_id: Optional[Optional[List[str]]] = None) -> List[Dict[str, Any]]:
+        """Append datasets to a file of domains (async; see Client.append)."""
+        return await self._run(self._sync.append, dataset=dataset, domain_column=domain_column, query_id=query_id, csv=csv, body_csv=body_csv, body_dataset=body_dataset, body_domain_column=body_domain_column, file=file, body_query_id=body_query_id)  # type: ignore[no-any-return]
+
+    async def bulkmatch(self, *, name_column: Optional[str] = None, country_column: Optional[str] = None, state_column: Optional[str] = None, city_column: Optional[str] = None, zip_code_column: Optional[str] = None, phone_column: Optional[str] = None, min_match_confidence: Optional[str] = None, body_city_column: Optional[str] = None, body_country_column: Optional[str] = None, file: Optional[FileInput] = None, body_min_match_confidence: Optional[int] = None, body_name_column: Optional[str] = None, body_phone_column: Optional[str] = None, body_state_column: Optional[str] = None, body_zip_code_column: Optional[str] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Match company names to domains (async) (async; see Client.bulkmatch)."""
+        return await self._run(self._sync.bulkmatch, name_column=name_column, country_column=country_column, state_column=state_column, city_column=city_column, zip_code_column=zip_code_column, phone_column=phone_column, min_match_confidence=min_match_confidence, body_city_column=body_city_column, body_country_column=body_country_column, file=file, body_min_match_confidence=body_min_match_confidence, body_name_column=body_name_column, body_phone_column=body_phone_column, body_state_column=body_state_column, body_zip_code_column=body_zip_code_column, wait=wait, timeout=timeout)
+
+    async def bulkmatch_status(self, *, task_id: str) -> BulkmatchStatusBody:
+        """Company name bulk match status (async; see Client.bulkmatch_status)."""
+        return await self._run(self._sync.bulkmatch_status, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def contact_match_status(self, *, task_id: str) -> ContactMatchStatusBody:
+        """Contact bulk match status (async; see Client.contact_match_status)."""
+        return await self._run(self._sync.contact_match_status, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def contact_match_statusbulk(self, *, task_id: str) -> ContactMatchStatusbulkBody:
+        """Contact bulk match status (async; see Client.contact_match_statusbulk)."""
+        return await self._run(self._sync.contact_match_statusbulk, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def contacts_bulk_match(self, *, enrich: Optional[bool] = None, limit: Optional[int] = None, queries: Optional[Optional[List[ContactMatchQuery]]] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Match people to contacts (async) (async; see Client.contacts_bulk_match)."""
+        return await self._run(self._sync.contacts_bulk_match, enrich=enrich, limit=limit, queries=queries, body=body, wait=wait, timeout=timeout)
+
+    async def contacts_count(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, max_records: Optional[int] = None, max_companies: Optional[int] = None, offset: Optional[int] = None, results_by_company: Optional[int] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None) -> CountBody:
+        """Count contacts (async; see Client.contacts_count)."""
+        return await self._run(self._sync.contacts_count, persona_id=persona_id, icp_prompt=icp_prompt, icp_text=icp_text, domain=domain, inclusion_query_id=inclusion_query_id, exclusion_query_id=exclusion_query_id, seniority=seniority, negate_seniority=negate_seniority, department=department, negate_department=negate_department, skills=skills, name=name, title=title, negate_title=negate_title, summary=summary, negate_summary=negate_summary, person_country=person_country, negate_person_country=negate_person_country, person_state=person_state, has_email=has_email, email_validated=email_validated, has_phone=has_phone, has_mobile=has_mobile, has_linkedin=has_linkedin, min_connections=min_connections, jobstart_date=jobstart_date, filter_industry=filter_industry, negate_filter_industry=negate_filter_industry, filter_country=filter_country, negate_filter_country=negate_filter_country, filter_state=filter_state, negate_filter_state=negate_filter_state, employee_range=employee_range, revenue_range=revenue_range, revenue=revenue, max_records=max_records, max_companies=max_companies, offset=offset, results_by_company=results_by_company, include_search_contacts=include_search_contacts, consensus=consensus)  # type: ignore[no-any-return]
+
+    async def contacts_discover(self, *, consensus: Optional[int] = None, department: Optional[Union[str, List[str]]] = None, domain: Optional[Union[str, List[str]]] = None, email_validated: Optional[bool] = None, employee_range: Optional[str] = None, exclusion_query_id: Optional[Union[str, List[str]]] = None, filter_country: Optional[Union[str, List[str]]] = None, filter_industry: Optional[Union[str, List[str]]] = None, filter_state: Optional[Union[str, List[str]]] = None, has_email: Optional[bool] = None, has_linkedin: Optional[bool] = None, has_mobile: Optional[bool] = None, has_phone: Optional[bool] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, include_search_contacts: Optional[bool] = None, inclusion_query_id: Optional[Union[str, List[str]]] = None, jobstart_date: Optional[str] = None, max_companies: Optional[int] = None, max_records: Optional[int] = None, min_connections: Optional[int] = None, name: Optional[str] = None, negate_department: Optional[Union[str, List[str]]] = None, negate_filter_country: Optional[Union[str, List[str]]] = None, negate_filter_industry: Optional[Union[str, List[str]]] = None, negate_filter_state: Optional[Union[str, List[str]]] = None, negate_person_country: Optional[Union[str, List[str]]] = None, negate_seniority: Optional[Union[str, List[str]]] = None, negate_summary: Optional[str] = None, negate_title: Optional[Union[str, List[str]]] = None, offset: Optional[int] = None, person_country: Optional[Union[str, List[str]]] = None, person_state: Optional[Union[str, List[str]]] = None, persona_id: Optional[Union[int, List[int]]] = None, results_by_company: Optional[int] = None, revenue: Optional[str] = None, revenue_range: Optional[str] = None, seniority: Optional[Union[str, List[str]]] = None, skills: Optional[Union[str, List[str]]] = None, summary: Optional[str] = None, title: Optional[Union[str, List[str]]] = None, body: Optional[Mapping[str, Any]] = None) -> ContactResultsBody:
+        """Discover contacts (async; see Client.contacts_discover)."""
+        return await self._run(self._sync.contacts_discover, consensus=consensus, department=department, domain=domain, email_validated=email_validated, employee_range=employee_range, exclusion_query_id=exclusion_query_id, filter_country=filter_country, filter_industry=filter_industry, filter_state=filter_state, has_email=has_email, has_linkedin=has_linkedin, has_mobile=has_mobile, has_phone=has_phone, icp_prompt=icp_prompt, icp_text=icp_text, include_search_contacts=include_search_contacts, inclusion_query_id=inclusion_query_id, jobstart_date=jobstart_date, max_companies=max_companies, max_records=max_records, min_connections=min_connections, name=name, negate_department=negate_department, negate_filter_country=negate_filter_country, negate_filter_industry=negate_filter_industry, negate_filter_state=negate_filter_state, negate_person_country=negate_person_country, negate_seniority=negate_seniority, negate_summary=negate_summary, negate_title=negate_title, offset=offset, person_country=person_country, person_state=person_state, persona_id=persona_id, results_by_company=results_by_company, revenue=revenue, revenue_range=revenue_range, seniority=seniority, skills=skills, summary=summary, title=title, body=body)  # type: ignore[no-any-return]
+
+    async def contacts_discover_generate(self, *, context_mode: Optional[str] = None, domains: Optional[Optional[List[str]]] = None, icp_text: Optional[str] = None, integration_id: Optional[str] = None, search_provider_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Generate candidate contacts with your own LLM and search provider (async) (async; see Client.contacts_discover_generate)."""
+        return await self._run(self._sync.contacts_discover_generate, context_mode=context_mode, domains=domains, icp_text=icp_text, integration_id=integration_id, search_provider_id=search_provider_id, body=body, wait=wait, timeout=timeout)
+
+    async def contacts_legacy(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, max_records: Optional[int] = None, max_companies: Optional[int] = None, offset: Optional[int] = None, results_by_company: Optional[int] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None) -> Optional[List[ContactOut]]:
+        """Search contacts (legacy) (async; see Client.contacts_legacy)."""
+        return await self._run(self._sync.contacts_legacy, persona_id=persona_id, icp_prompt=icp_prompt, icp_text=icp_text, domain=domain, inclusion_query_id=inclusion_query_id, exclusion_query_id=exclusion_query_id, seniority=seniority, negate_seniority=negate_seniority, department=department, negate_department=negate_department, skills=skills, name=name, title=title, negate_title=negate_title, summary=summary, negate_summary=negate_summary, person_country=person_country, negate_person_country=negate_person_country, person_state=person_state, has_email=has_email, email_validated=email_validated, has_phone=has_phone, has_mobile=has_mobile, has_linkedin=has_linkedin, min_connections=min_connections, jobstart_date=jobstart_date, filter_industry=filter_industry, negate_filter_industry=negate_filter_industry, filter_country=filter_country, negate_filter_country=negate_filter_country, filter_state=filter_state, negate_filter_state=negate_filter_state, employee_range=employee_range, revenue_range=revenue_range, revenue=revenue, max_records=max_records, max_companies=max_companies, offset=offset, results_by_company=results_by_company, include_search_contacts=include_search_contacts, consensus=consensus)  # type: ignore[no-any-return]
+
+    async def contacts_lookup(self, *, persona_id: Optional[int] = None, linkedin: Optional[str] = None, email: Optional[str] = None) -> ContactLookupBody:
+        """Look up one contact (async; see Client.contacts_lookup)."""
+        return await self._run(self._sync.contacts_lookup, persona_id=persona_id, linkedin=linkedin, email=email)  # type: ignore[no-any-return]
+
+    async def contacts_match(self, *, name: Optional[str] = None, email: Optional[str] = None, company_name: Optional[str] = None, domain: Optional[str] = None, person_country: Optional[str] = None, limit: Optional[int] = None, enrich: Optional[bool] = None) -> ContactMatchResult:
+        """Match one person to contacts (async; see Client.contacts_match)."""
+        return await self._run(self._sync.contacts_match, name=name, email=email, company_name=company_name, domain=domain, person_country=person_country, limit=limit, enrich=enrich)  # type: ignore[no-any-return]
+
+    async def count(self, *, icp_prompt: Optional[str] = None, domain: Optional[List[str]] = None, negate_domain: Optional[List[str]] = None, icp_text: Optional[str] = None, negate_icp_text: Optional[str] = None, phrase_match: Optional[List[str]] = None, negate_phrase_match: Optional[List[str]] = None, country: Optional[List[str]] = None, negate_country: Optional[List[str]] = None, state: Optional[List[str]] = None, negate_state: Optional[List[str]] = None, min_digital_footprint: Optional[int] = None, max_digital_footprint: Optional[int] = None, start_date: Optional[str] = None, category: Optional[List[str]] = None, negate_category: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, business_model: Optional[List[str]] = None, negate_business_model: Optional[List[str]] = None, social: Optional[List[str]] = None, negate_social: Optional[List[str]] = None, language: Optional[List[str]] = None, negate_language: Optional[List[str]] = None, redirect: Optional[bool] = None, exclude_leadgen: Optional[bool] = None, tech_stack: Optional[List[str]] = None, negate_tech_stack: Optional[List[str]] = None, subdomain: Optional[List[str]] = None, negate_subdomain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, exclude_domain: Optional[List[str]] = None, max_records: Optional[int] = None, offset: Optional[int] = None, min_similarity: Optional[int] = None, consensus: Optional[int] = None, variance: Optional[str] = None, include_search_domains: Optional[bool] = None, enhanced: Optional[bool] = None, retrieval: Optional[bool] = None, auto_icp_text: Optional[bool] = None, auto_phrase_match: Optional[bool] = None) -> CountBody:
+        """Count discovery matches (async; see Client.count)."""
+        return await self._run(self._sync.count, icp_prompt=icp_prompt, domain=domain, negate_domain=negate_domain, icp_text=icp_text, negate_icp_text=negate_icp_text, phrase_match=phrase_match, negate_phrase_match=negate_phrase_match, country=country, negate_country=negate_country, state=state, negate_state=negate_state, min_digital_footprint=min_digital_footprint, max_digital_footprint=max_digital_footprint, start_date=start_date, category=category, negate_category=negate_category, employee_range=employee_range, revenue_range=revenue_range, business_model=business_model, negate_business_model=negate_business_model, social=social, negate_social=negate_social, language=language, negate_language=negate_language, redirect=redirect, exclude_leadgen=exclude_leadgen, tech_stack=tech_stack, negate_tech_stack=negate_tech_stack, subdomain=subdomain, negate_subdomain=negate_subdomain, inclusion_query_id=inclusion_query_id, exclusion_query_id=exclusion_query_id, exclude_domain=exclude_domain, max_records=max_records, offset=offset, min_similarity=min_similarity, consensus=consensus, variance=variance, include_search_domains=include_search_domains, enhanced=enhanced, retrieval=retrieval, auto_icp_text=auto_icp_text, auto_phrase_match=auto_phrase_match)  # type: ignore[no-any-return]
+
+    async def create_exclusion_list(self, *, domains: Optional[Optional[List[str]]] = None, persona_ids: Optional[Optional[List[int]]] = None, query_name: Optional[str] = None, tags: Optional[Optional[List[str]]] = None, body: Optional[Mapping[str, Any]] = None) -> ExclusionListOutputBody:
+        """Create an exclusion list (async; see Client.create_exclusion_list)."""
+        return await self._run(self._sync.create_exclusion_list, domains=domains, persona_ids=persona_ids, query_name=query_name, tags=tags, body=body)  # type: ignore[no-any-return]
+
+    async def delete_monitor(self, *, query_id: str) -> MessageOutputBody:
+        """Stop monitoring a saved query (beyond the spec) (async; see Client.delete_monitor)."""
+        return await self._run(self._sync.delete_monitor, query_id=query_id)  # type: ignore[no-any-return]
+
+    async def delete_saved_query(self, *, query_id: str) -> MessageOutputBody:
+        """Delete a saved query (async; see Client.delete_saved_query)."""
+        return await self._run(self._sync.delete_saved_query, query_id=query_id)  # type: ignore[no-any-return]
+
+    async def discover(self, *, icp_prompt: Optional[str] = None, domain: Optional[List[str]] = None, negate_domain: Optional[List[str]] = None, icp_text: Optional[str] = None, negate_icp_text: Optional[str] = None, phrase_match: Optional[List[str]] = None, negate_phrase_match: Optional[List[str]] = None, country: Optional[List[str]] = None, negate_country: Optional[List[str]] = None, state: Optional[List[str]] = None, negate_state: Optional[List[str]] = None, min_digital_footprint: Optional[int] = None, max_digital_footprint: Optional[int] = None, start_date: Optional[str] = None, category: Optional[List[str]] = None, negate_category: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, business_model: Optional[List[str]] = None, negate_business_model: Optional[List[str]] = None, social: Optional[List[str]] = None, negate_social: Optional[List[str]] = None, language: Optional[List[str]] = None, negate_language: Optional[List[str]] = None, redirect: Optional[bool] = None, exclude_leadgen: Optional[bool] = None, tech_stack: Optional[List[str]] = None, negate_tech_stack: Optional[List[str]] = None, subdomain: Optional[List[str]] = None, negate_subdomain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, exclude_domain: Optional[List[str]] = None, max_records: Optional[int] = None, offset: Optional[int] = None, min_similarity: Optional[int] = None, consensus: Optional[int] = None, variance: Optional[str] = None, include_search_domains: Optional[bool] = None, enhanced: Optional[bool] = None, retrieval: Optional[bool] = None, auto_icp_text: Optional[bool] = None, auto_phrase_match: Optional[bool] = None) -> Optional[List[DiscoveredCompany]]:
+        """Discover companies (async; see Client.discover)."""
+        return await self._run(self._sync.discover, icp_prompt=icp_prompt, domain=domain, negate_domain=negate_domain, icp_text=icp_text, negate_icp_text=negate_icp_text, phrase_match=phrase_match, negate_phrase_match=negate_phrase_match, country=country, negate_country=negate_country, state=state, negate_state=negate_state, min_digital_footprint=min_digital_footprint, max_digital_footprint=max_digital_footprint, start_date=start_date, category=category, negate_category=negate_category, employee_range=employee_range, revenue_range=revenue_range, business_model=business_model, negate_business_model=negate_business_model, social=social, negate_social=negate_social, language=language, negate_language=negate_language, redirect=redirect, exclude_leadgen=exclude_leadgen, tech_stack=tech_stack, negate_tech_stack=negate_tech_stack, subdomain=subdomain, negate_subdomain=negate_subdomain, inclusion_query_id=inclusion_query_id, exclusion_query_id=exclusion_query_id, exclude_domain=exclude_domain, max_records=max_records, offset=offset, min_similarity=min_similarity, consensus=consensus, variance=variance, include_search_domains=include_search_domains, enhanced=enhanced, retrieval=retrieval, auto_icp_text=auto_icp_text, auto_phrase_match=auto_phrase_match)  # type: ignore[no-any-return]
+
+    async def domain_status(self, *, domain: Optional[List[str]]) -> List[StatusRow]:
+        """HTTP status of domains (async; see Client.domain_status)."""
+        return await self._run(self._sync.domain_status, domain=domain)  # type: ignore[no-any-return]
+
+    async def email_batch_results(self, *, batch_id: str) -> BatchView:
+        """Email batch results (async; see Client.email_batch_results)."""
+        return await self._run(self._sync.email_batch_results, batch_id=batch_id)  # type: ignore[no-any-return]
+
+    async def email_feedback(self, *, email: Optional[str] = None, first_name: Optional[str] = None, last_name: Optional[str] = None, outcome: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> FeedbackResult:
+        """Report a bounced or delivered address (extension) (async; see Client.email_feedback)."""
+        return await self._run(self._sync.email_feedback, email=email, first_name=first_name, last_name=last_name, outcome=outcome, body=body)  # type: ignore[no-any-return]
+
+    async def email_find(self, *, domain: Optional[str] = None, first_name: Optional[str] = None, known_pattern: Optional[str] = None, last_name: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Find a person's work email (async) (async; see Client.email_find)."""
+        return await self._run(self._sync.email_find, domain=domain, first_name=first_name, known_pattern=known_pattern, last_name=last_name, body=body, wait=wait, timeout=timeout)
+
+    async def email_find_batch(self, *, refs: Optional[Optional[List[Any]]] = None, requests: Optional[Optional[List[EmailBatchItem]]] = None, round: Optional[str] = None, source_query_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Find or verify up to 500 emails (async) (async; see Client.email_find_batch)."""
+        return await self._run(self._sync.email_find_batch, refs=refs, requests=requests, round=round, source_query_id=source_query_id, body=body, wait=wait, timeout=timeout)
+
+    async def email_job(self, *, job_id: str) -> JobView:
+        """Email job status and result (async; see Client.email_job)."""
+        return await self._run(self._sync.email_job, job_id=job_id)  # type: ignore[no-any-return]
+
+    async def email_verify(self, *, email: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Verify an email address (async; extension) (async; see Client.email_verify)."""
+        return await self._run(self._sync.email_verify, email=email, body=body, wait=wait, timeout=timeout)
+
+    async def gen_cancel(self, *, task_id: str) -> CancelOutBody:
+        """Cancel a research task (async; see Client.gen_cancel)."""
+        return await self._run(self._sync.gen_cancel, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def gen_models(self) -> ModelsOutBody:
+        """Models your LLM integrations can use (async; see Client.gen_models)."""
+        return await self._run(self._sync.gen_models)  # type: ignore[no-any-return]
+
+    async def gen_process(self, *, context_mode: Optional[str] = None, domains: Optional[Optional[List[str]]] = None, include_x_search: Optional[bool] = None, integration_id: Optional[str] = None, previous_discogen_data: Optional[Dict[str, Any]] = None, query: Optional[str] = None, search_context_size: Optional[str] = None, search_provider_id: Optional[str] = None, web_search: Optional[bool] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Research a list of domains with your own LLM (async) (async; see Client.gen_process)."""
+        return await self._run(self._sync.gen_process, context_mode=context_mode, domains=domains, include_x_search=include_x_search, integration_id=integration_id, previous_discogen_data=previous_discogen_data, query=query, search_context_size=search_context_size, search_provider_id=search_provider_id, web_search=web_search, body=body, wait=wait, timeout=timeout)
+
+    async def gen_process_personas(self, *, context_mode: Optional[str] = None, include_x_search: Optional[bool] = None, integration_id: Optional[str] = None, persona_ids: Optional[Optional[List[int]]] = None, previous_discogen_data: Optional[Dict[str, Any]] = None, query: Optional[str] = None, search_context_size: Optional[str] = None, search_provider_id: Optional[str] = None, web_search: Optional[bool] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Research a list of contacts with your own LLM (async) (async; see Client.gen_process_personas)."""
+        return await self._run(self._sync.gen_process_personas, context_mode=context_mode, include_x_search=include_x_search, integration_id=integration_id, persona_ids=persona_ids, previous_discogen_data=previous_discogen_data, query=query, search_context_size=search_context_size, search_provider_id=search_provider_id, web_search=web_search, body=body, wait=wait, timeout=timeout)
+
+    async def gen_status(self, *, task_id: str) -> ResearchStatus:
+        """Status of a research, ICP validation or contact generation task (async; see Client.gen_status)."""
+        return await self._run(self._sync.gen_status, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def get_bizdata(self, *, domain: str) -> Profile:
+        """Company profile by domain (async; see Client.get_bizdata)."""
+        return await self._run(self._sync.get_bizdata, domain=domain)  # type: ignore[no-any-return]
+
+    bizdata = get_bizdata
+
+    async def get_monitor(self, *, query_id: str) -> MonitorBody:
+        """A saved query's monitor (beyond the spec) (async; see Client.get_monitor)."""
+        return await self._run(self._sync.get_monitor, query_id=query_id)  # type: ignore[no-any-return]
+
+    monitor = get_monitor
+
+    async def get_usage(self) -> UsageBody:
+        """Plan and credit usage (async; see Client.get_usage)."""
+        return await self._run(self._sync.get_usage)  # type: ignore[no-any-return]
+
+    usage = get_usage
+
+    async def growth(self, *, domain: Optional[List[str]]) -> List[GrowthRow]:
+        """Quarterly footprint history of domains (async; see Client.growth)."""
+        return await self._run(self._sync.growth, domain=domain)  # type: ignore[no-any-return]
+
+    async def health(self) -> HealthBody:
+        """Health check (async; see Client.health)."""
+        return await self._run(self._sync.health)  # type: ignore[no-any-return]
+
+    async def list_saved_queries(self, *, max_records: Optional[int] = None, offset: Optional[int] = None, action: Optional[str] = None, tags: Optional[Optional[List[str]]] = None) -> ListSavedOutputBody:
+        """List saved queries (async; see Client.list_saved_queries)."""
+        return await self._run(self._sync.list_saved_queries, max_records=max_records, offset=offset, action=action, tags=tags)  # type: ignore[no-any-return]
+
+    async def llm_providers_create(self, *, api_key: Optional[str] = None, base_url: Optional[str] = None, integration_name: Optional[str] = None, model_name: Optional[str] = None, provider: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> MessageBody:
+        """Create an LLM integration (async; see Client.llm_providers_create)."""
+        return await self._run(self._sync.llm_providers_create, api_key=api_key, base_url=base_url, integration_name=integration_name, model_name=model_name, provider=provider, body=body)  # type: ignore[no-any-return]
+
+    async def llm_providers_delete(self, *, integration_id: str) -> MessageBody:
+        """Delete an LLM integration (admin) (async; see Client.llm_providers_delete)."""
+        return await self._run(self._sync.llm_providers_delete, integration_id=integration_id)  # type: ignore[no-any-return]
+
+    async def llm_providers_get(self, *, integration_id: str) -> LLMIntegration:
+        """Get an LLM integration (async; see Client.llm_providers_get)."""
+        return await self._run(self._sync.llm_providers_get, integration_id=integration_id)  # type: ignore[no-any-return]
+
+    async def llm_providers_list(self) -> LlmListOutBody:
+        """List LLM integrations (async; see Client.llm_providers_list)."""
+        return await self._run(self._sync.llm_providers_list)  # type: ignore[no-any-return]
+
+    async def llm_providers_set_default(self, *, integration_id: str) -> MessageBody:
+        """Make an LLM integration the organization default (admin) (async; see Client.llm_providers_set_default)."""
+        return await self._run(self._sync.llm_providers_set_default, integration_id=integration_id)  # type: ignore[no-any-return]
+
+    async def llm_providers_test(self, *, api_key: Optional[str] = None, base_url: Optional[str] = None, integration_name: Optional[str] = None, model_name: Optional[str] = None, provider: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> TestOutBody:
+        """Test an LLM key and model without saving (async; see Client.llm_providers_test)."""
+        return await self._run(self._sync.llm_providers_test, api_key=api_key, base_url=base_url, integration_name=integration_name, model_name=model_name, provider=provider, body=body)  # type: ignore[no-any-return]
+
+    async def llm_providers_update(self, *, integration_id: str, api_key: Optional[str] = None, base_url: Optional[str] = None, integration_name: Optional[str] = None, model_name: Optional[str] = None, provider: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> LLMIntegration:
+        """Update an LLM integration (async; see Client.llm_providers_update)."""
+        return await self._run(self._sync.llm_providers_update, integration_id=integration_id, api_key=api_key, base_url=base_url, integration_name=integration_name, model_name=model_name, provider=provider, body=body)  # type: ignore[no-any-return]
+
+    async def match(self, *, name: str, country: Optional[str] = None, state: Optional[str] = None, city: Optional[str] = None, zip: Optional[str] = None, phone: Optional[str] = None, min_match_confidence: Optional[int] = None, strict: Optional[bool] = None) -> MatchBody:
+        """Match one company name to its domain (async; see Client.match)."""
+        return await self._run(self._sync.match, name=name, country=country, state=state, city=city, zip=zip, phone=phone, min_match_confidence=min_match_confidence, strict=strict)  # type: ignore[no-any-return]
+
+    async def monitor_changes(self, *, query_id: str, max_records: Optional[int] = None) -> ChangesOutputBody:
+        """Change history of a monitored query (beyond the spec) (async; see Client.monitor_changes)."""
+        return await self._run(self._sync.monitor_changes, query_id=query_id, max_records=max_records)  # type: ignore[no-any-return]
+
+    async def patch_saved_query(self, *, query_id: str, query_name: Optional[str] = None, tags: Optional[Optional[List[str]]] = None, body: Optional[Mapping[str, Any]] = None) -> PatchSavedOutputBody:
+        """Rename or retag a saved query (async; see Client.patch_saved_query)."""
+        return await self._run(self._sync.patch_saved_query, query_id=query_id, query_name=query_name, tags=tags, body=body)  # type: ignore[no-any-return]
+
+    async def public_signup(self, *, agent: Optional[str] = None, email: Optional[str] = None, first_name: Optional[str] = None, last_name: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> SignupResult:
+        """Request an account (async; see Client.public_signup)."""
+        return await self._run(self._sync.public_signup, agent=agent, email=email, first_name=first_name, last_name=last_name, body=body)  # type: ignore[no-any-return]
+
+    async def public_signup_confirm(self, *, token: str) -> SignupResult:
+        """Confirm a signup (async; see Client.public_signup_confirm)."""
+        return await self._run(self._sync.public_signup_confirm, token=token)  # type: ignore[no-any-return]
+
+    async def put_monitor(self, *, query_id: str, schedule: Optional[str] = None, webhook_url: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> MonitorBody:
+        """Monitor a saved discover query (beyond the spec) (async; see Client.put_monitor)."""
+        return await self._run(self._sync.put_monitor, query_id=query_id, schedule=schedule, webhook_url=webhook_url, body=body)  # type: ignore[no-any-return]
+
+    async def redirects(self, *, domain: Optional[List[str]], match: Optional[str] = None) -> List[RedirectsRow]:
+        """Domains redirecting to domains (async; see Client.redirects)."""
+        return await self._run(self._sync.redirects, domain=domain, match=match)  # type: ignore[no-any-return]
+
+    async def save_results(self, *, action: Optional[str] = None, data: Optional[Optional[List[Dict[str, Any]]]] = None, domain_column: Optional[str] = None, query_name: Optional[str] = None, query_params: Optional[Dict[str, Any]] = None, tags: Optional[Optional[List[str]]] = None, body: Optional[Mapping[str, Any]] = None) -> SaveResultsOutputBody:
+        """Save a result set (async; see Client.save_results)."""
+        return await self._run(self._sync.save_results, action=action, data=data, domain_column=domain_column, query_name=query_name, query_params=query_params, tags=tags, body=body)  # type: ignore[no-any-return]
+
+    async def score(self, *, domain: Optional[List[str]]) -> List[ScoreRow]:
+        """Digital footprint score of domains (async; see Client.score)."""
+        return await self._run(self._sync.score, domain=domain)  # type: ignore[no-any-return]
+
+    async def search_providers_clear_default(self, *, integration_id: str) -> MessageBody:
+        """Clear the organization's default search integration (admin) (async; see Client.search_providers_clear_default)."""
+        return await self._run(self._sync.search_providers_clear_default, integration_id=integration_id)  # type: ignore[no-any-return]
+
+    async def search_providers_create(self, *, api_key: Optional[str] = None, base_url: Optional[str] = None, integration_name: Optional[str] = None, provider: Optional[str] = None, search_model: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> SearchIntegration:
+        """Create a search integration (async; see Client.search_providers_create)."""
+        return await self._run(self._sync.search_providers_create, api_key=api_key, base_url=base_url, integration_name=integration_name, provider=provider, search_model=search_model, body=body)  # type: ignore[no-any-return]
+
+    async def search_providers_delete(self, *, integration_id: str) -> MessageBody:
+        """Delete a search integration (admin) (async; see Client.search_providers_delete)."""
+        return await self._run(self._sync.search_providers_delete, integration_id=integration_id)  # type: ignore[no-any-return]
+
+    async def search_providers_list(self) -> SearchListOutBody:
+        """List search integrations (async; see Client.search_providers_list)."""
+        return await self._run(self._sync.search_providers_list)  # type: ignore[no-any-return]
+
+    async def search_providers_models(self) -> SearchModelsOutBody:
+        """Supported search providers, models and prices (async; see Client.search_providers_models)."""
+        return await self._run(self._sync.search_providers_models)  # type: ignore[no-any-return]
+
+    async def search_providers_set_default(self, *, integration_id: str) -> MessageBody:
+        """Make a search integration the organization default (admin) (async; see Client.search_providers_set_default)."""
+        return await self._run(self._sync.search_providers_set_default, integration_id=integration_id)  # type: ignore[no-any-return]
+
+    async def search_providers_update(self, *, integration_id: str, api_key: Optional[str] = None, base_url: Optional[str] = None, integration_name: Optional[str] = None, provider: Optional[str] = None, search_model: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> SearchIntegration:
+        """Update a search integration (async; see Client.search_providers_update)."""
+        return await self._run(self._sync.search_providers_update, integration_id=integration_id, api_key=api_key, base_url=base_url, integration_name=integration_name, provider=provider, search_model=search_model, body=body)  # type: ignore[no-any-return]
+
+    async def segment(self, *, domain_column: Optional[str] = None, file: Optional[FileInput] = None, max_segments: Optional[int] = None, query_id: Optional[Optional[List[str]]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Segment a list of domains (async) (async; see Client.segment)."""
+        return await self._run(self._sync.segment, domain_column=domain_column, file=file, max_segments=max_segments, query_id=query_id, wait=wait, timeout=timeout)
+
+    async def segment_status(self, *, task_id: str) -> SegmentStatusBody:
+        """Segmentation status (async; see Client.segment_status)."""
+        return await self._run(self._sync.segment_status, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def subdomains(self, *, domain: Optional[List[str]]) -> List[SubdomainsRow]:
+        """Subdomains of domains (async; see Client.subdomains)."""
+        return await self._run(self._sync.subdomains, domain=domain)  # type: ignore[no-any-return]
+
+    async def validate_icp(self, *, context_mode: Optional[str] = None, domains: Optional[Optional[List[str]]] = None, icp_text: Optional[str] = None, integration_id: Optional[str] = None, search_provider_id: Optional[str] = None, web_search: Optional[bool] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Rate domains against an ICP (async) (async; see Client.validate_icp)."""
+        return await self._run(self._sync.validate_icp, context_mode=context_mode, domains=domains, icp_text=icp_text, integration_id=integration_id, search_provider_id=search_provider_id, web_search=web_search, body=body, wait=wait, timeout=timeout)
+
+    async def vendors(self, *, domain: Optional[List[str]], match: Optional[str] = None) -> List[VendorsRow]:
+        """Technology vendors of domains (async; see Client.vendors)."""
+        return await self._run(self._sync.vendors, domain=domain, match=match)  # type: ignore[no-any-return]

@@ -114,6 +114,24 @@ def test_search_providers_list(client):
     assert client.search_providers_list() is not None
 
 
+# asyncio
+def test_async_client(base_url, api_key, companies):
+    import asyncio
+
+    async def main():
+        c = prospect.AsyncClient(api_key, base_url, poll_interval=0.1)
+        profiles = await asyncio.gather(*(c.bizdata(domain=r["domain"]) for r in companies[:4]))
+        status = await c.bulkmatch(file=f"company\n{companies[3]['name']}\n".encode(), name_column="company",
+                                   wait=True, timeout=120)
+        with pytest.raises(prospect.InvalidInput):
+            await c.get_bizdata(domain="not a domain")
+        return profiles, status
+
+    profiles, status = asyncio.run(main())
+    assert [p["domain"] for p in profiles] == [r["domain"] for r in companies[:4]]
+    assert status["status"] == "completed" and status["results"][0]["domain"] == companies[3]["domain"]
+
+
 # Errors
 def test_422_carries_status_and_detail(client):
     with pytest.raises(prospect.InvalidInput) as e:

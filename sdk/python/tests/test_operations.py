@@ -1,6 +1,7 @@
 """The generated methods against the OpenAPI documents (no server needed
 except for the served document)."""
 
+import inspect
 import json
 import os
 import re
@@ -30,6 +31,8 @@ def _check_every_operation_has_a_method(doc):
         name = generate.method_name(op_id)
         if not callable(getattr(prospect.Client, name, None)):
             missing.append(f"{op_id} ({method} {path}) has no method {name}")
+        elif not inspect.iscoroutinefunction(getattr(prospect.AsyncClient, name, None)):
+            missing.append(f"{op_id} ({method} {path}) has no coroutine AsyncClient.{name}")
         elif _operations.OPERATIONS.get(op_id) != (method, path, name):
             missing.append(f"{op_id}: OPERATIONS has {_operations.OPERATIONS.get(op_id)}, the document {method} {path}")
     assert not missing, "\n".join(missing)
