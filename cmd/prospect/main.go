@@ -172,6 +172,9 @@ func (a *app) call(cmd *cobra.Command, op *operation, req *request) error {
 		return a.printDryRun(c, req)
 	}
 	ctx := cmd.Context()
+	if w, _ := cmd.Flags().GetBool("wait"); w && statusRoute(op) {
+		return a.follow(ctx, c, op.ID, req.path, req.path)
+	}
 	res, err := c.do(ctx, req.method, req.path, req.query, req.contentType, req.body)
 	if err != nil {
 		return err

@@ -363,6 +363,8 @@ func (a *app) opCommand(op *operation) *cobra.Command {
 	}
 	if _, ok := waiters[op.ID]; ok {
 		cmd.Flags().Bool("wait", false, "wait for the task to finish, with progress on stderr, and print its final status")
+	} else if statusRoute(op) {
+		cmd.Flags().Bool("wait", false, "poll until the task ends, with progress on stderr, and print its final status")
 	}
 	return cmd
 }

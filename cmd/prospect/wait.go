@@ -76,13 +76,51 @@ func (a *app) wait(ctx context.Context, c *client, opID string, submitted *respo
 	if id == "" {
 		return fmt.Errorf("%s answer has no %s", opID, w.idField)
 	}
-	path := strings.ReplaceAll(w.statusPath, "{id}", id)
+	return a.follow(ctx, c, opID+" "+id, id, strings.ReplaceAll(w.statusPath, "{id}", id))
+}
+
+// statusRoute reports whether op is the status route of a task kind, so
+// `prospect bulkmatch-status ID --wait` resumes waiting on a task.
+func statusRoute(op *operation) bool {
+	if op.Method != "GET" {
+		return false
+	}
+	for _, w := range waiters {
+		if trimParams(w.statusPath) == trimParams(op.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimParams drops the names of {name} segments: /a/{x}/b is /a/{}/b.
+func trimParams(p string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range p {
+		switch {
+		case r == '{':
+			depth++
+			if depth == 1 {
+				b.WriteString("{}")
+			}
+		case r == '}':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// follow polls path until the task ends and prints its final state.
+func (a *app) follow(ctx context.Context, c *client, label, id, path string) error {
 	if a.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
-	fmt.Fprintf(a.stderr, "%s %s: waiting (GET %s)\n", opID, id, path)
+	fmt.Fprintf(a.stderr, "%s: waiting (GET %s)\n", label, path)
 	last := ""
 	for {
 		res, err := c.do(ctx, http.MethodGet, path, nil, "", nil)
