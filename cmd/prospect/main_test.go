@@ -267,6 +267,28 @@ func TestDryRun(t *testing.T) {
 	}
 }
 
+// FuzzJSONValue: converting a flag's text to a body value never panics,
+// and what it accepts as an integer prints back the same.
+func FuzzJSONValue(f *testing.F) {
+	for _, s := range []string{"12", "-3", "1e3", "true", "[1,2]", `{"a":1}`, "", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, kind := range []string{"integer", "number", "boolean", "object", "array", "string"} {
+			v, err := jsonValue(kind, text, "f")
+			if err != nil {
+				if exitCode(err) != exitUsage {
+					t.Fatalf("%s %q: exit %d", kind, text, exitCode(err))
+				}
+				continue
+			}
+			if n, ok := v.(int64); ok && kind == "integer" && fmt.Sprint(n) != strings.TrimPrefix(text, "+") && text != "-0" && !strings.HasPrefix(strings.TrimLeft(text, "+-"), "0") {
+				t.Fatalf("integer %q became %d", text, n)
+			}
+		}
+	})
+}
+
 func TestOutputFormats(t *testing.T) {
 	body := []byte(`{"status":"completed","results":[{"domain":"a.com","score":5,"tags":["x"]},{"domain":"b.com","name":"B"}]}`)
 	for _, tc := range []struct {
@@ -288,6 +310,14 @@ func TestOutputFormats(t *testing.T) {
 				t.Errorf("%s: %q lacks %q", tc.format, out.String(), w)
 			}
 		}
+	}
+	var out bytes.Buffer
+	keyed := &app{stdout: &out, output: "jsonl"}
+	if err := keyed.print([]byte(`{"results":{"b.com":{"domain":"b.com"},"a.com":{"domain":"a.com"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != `{"domain":"a.com"}`+"\n"+`{"domain":"b.com"}`+"\n" {
+		t.Errorf("results keyed by domain: %q", out.String())
 	}
 	a := &app{stdout: &bytes.Buffer{}, output: "xml"}
 	if err := a.print(body); exitCode(err) != exitUsage {

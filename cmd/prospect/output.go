@@ -20,8 +20,27 @@ func rows(v any) []any {
 		return t
 	case map[string]any:
 		for _, k := range rowKeys {
-			if l, ok := t[k].([]any); ok {
+			switch l := t[k].(type) {
+			case []any:
 				return l
+			case map[string]any:
+				// Results keyed by domain (contact discovery): one row each.
+				keys := make([]string, 0, len(l))
+				for key, v := range l {
+					if _, ok := v.(map[string]any); !ok {
+						return nil
+					}
+					keys = append(keys, key)
+				}
+				if len(keys) == 0 {
+					return nil
+				}
+				sort.Strings(keys)
+				out := make([]any, len(keys))
+				for i, key := range keys {
+					out[i] = l[key]
+				}
+				return out
 			}
 		}
 	}
