@@ -18,7 +18,9 @@ import (
 )
 
 // reservedFlags are the global flags; an operation's field of the same
-// name gets a body- prefix (--body-api-key on the provider configs).
+// name gets a body- prefix (--body-api-key on the provider configs), as
+// does a body field named like a query parameter (form- for multipart
+// fields: bulkmatch takes name_column in the query and the form).
 var reservedFlags = map[string]bool{"api-key": true, "base-url": true, "output": true, "wait": true,
 	"body": true, "dry-run": true, "timeout": true, "retries": true, "help": true, "poll-interval": true}
 
@@ -41,7 +43,11 @@ func opFields(s *spec, op *operation) (fields []field, bodyType string) {
 	add := func(f field) {
 		f.flag = flagName(f.name)
 		if reservedFlags[f.flag] || used[f.flag] {
-			f.flag = "body-" + f.flag
+			prefix := "body-"
+			if f.in == "form" || f.in == "file" {
+				prefix = "form-"
+			}
+			f.flag = prefix + f.flag
 		}
 		if used[f.flag] {
 			return
