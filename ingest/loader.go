@@ -33,6 +33,12 @@ type Stats struct {
 const (
 	DefaultFitSample = 20000
 	DefaultBatchSize = 1000
+	// DefaultMinFit is the smallest first load the loader fits an embedder
+	// on; a smaller first load is embedded by the hashing embedder, which
+	// needs no fitting. Below about a thousand records the terms a fit can
+	// learn (those in at least two records) are too few for every later
+	// load to be embedded with them, while hashing reads any word.
+	DefaultMinFit = 1000
 )
 
 // Loader normalizes, embeds and writes records into an engine.
@@ -49,8 +55,12 @@ type Loader struct {
 	// (OpenEmbedder) or, for an index without one, an embedder fitted on the
 	// first FitSample valid records of this load and stored with the index.
 	// A non-nil Embedder must match the index's stored embedder, if any.
+	// A first load that ends with fewer than min(MinFit, FitSample) valid
+	// records, or whose records share too few terms to fit on, gets the
+	// hashing embedder (embedding.Hashing) instead of a fitted one.
 	Embedder  embedding.Embedder
 	FitSample int // default DefaultFitSample
+	MinFit    int // default DefaultMinFit
 	BatchSize int // default DefaultBatchSize
 	Workers   int // default runtime.NumCPU()
 	// Rejects receives a CSV header and one line per refused row: row,
@@ -100,6 +110,7 @@ type pipeline struct {
 	ctx              context.Context
 	cancel           context.CancelCauseFunc
 	fitN, batchSize  int
+	minFit           int
 	workers, writers int
 	read, indexed    atomic.Int64
 	rejected         atomic.Int64
@@ -159,10 +170,14 @@ const (
 )
 
 func newPipeline(ctx context.Context, l *Loader) *pipeline {
-	p := &pipeline{l: l, fitN: l.FitSample, batchSize: l.BatchSize, workers: l.Workers}
+	p := &pipeline{l: l, fitN: l.FitSample, minFit: l.MinFit, batchSize: l.BatchSize, workers: l.Workers}
 	if p.fitN <= 0 {
 		p.fitN = DefaultFitSample
 	}
+	if p.minFit <= 0 {
+		p.minFit = DefaultMinFit
+	}
+	p.minFit = min(p.minFit, p.fitN)
 	if p.batchSize <= 0 {
 		p.batchSize = DefaultBatchSize
 	}
@@ -492,11 +507,8 @@ func (p *pipeline) fit() {
 	if len(docs) == 0 {
 		return // nothing valid to load
 	}
-	m, err := embedding.Fit(docs, embedding.Options{})
+	m, err := p.firstEmbedder(docs)
 	if err != nil {
-		if errors.Is(err, embedding.ErrTooFewDocs) {
-			err = fmt.Errorf("fit the embedder of this new index on the first %d valid records: %w; the first load into an empty index must have enough companies with descriptions to learn from", len(docs), err)
-		}
 		p.fail(err)
 		return
 	}
@@ -512,6 +524,28 @@ func (p *pipeline) fit() {
 		p.add(p.fitBuf[i].row, p.fitBuf[i].c, p.fitBuf[i].vec)
 	}
 	p.fitBuf = nil
+}
+
+// firstEmbedder returns the embedder of a new index: fitted on docs when
+// there are enough of them, the hashing embedder otherwise (so a first load
+// of one company is searchable too). A refit once the corpus has grown is
+// not done by the loader: the index keeps the embedder it started with.
+func (p *pipeline) firstEmbedder(docs []embedding.Doc) (embedding.Embedder, error) {
+	if len(docs) >= p.minFit {
+		m, err := embedding.Fit(docs, embedding.Options{})
+		if err == nil {
+			return m, nil
+		}
+		if !errors.Is(err, embedding.ErrTooFewDocs) {
+			return nil, fmt.Errorf("fit the embedder of this new index on the first %d valid records: %w", len(docs), err)
+		}
+		// Records without enough text in common: hashing reads them all.
+	}
+	h, err := embedding.NewHashing(0)
+	if err != nil {
+		return nil, fmt.Errorf("build the hashing embedder: %w", err)
+	}
+	return h, nil
 }
 
 // parallel runs f(0..n-1) on the workers.

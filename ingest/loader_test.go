@@ -316,16 +316,43 @@ func TestLoaderEmbedders(t *testing.T) {
 			}
 		})
 	}
-	t.Run("too few records to fit", func(t *testing.T) {
-		eng := newMemEngine()
-		st, err := (&Loader{Engine: eng}).Load(ctx, NewJSONL(strings.NewReader(`{"domain":"a.com","description":"one"}`+"\n")))
-		if !errors.Is(err, embedding.ErrTooFewDocs) || !strings.Contains(err.Error(), "the first load into an empty index") {
-			t.Fatalf("err %v", err)
-		}
-		if st.Indexed != 0 || eng.meta != nil {
-			t.Fatalf("wrote after a failed fit: %+v", st)
-		}
-	})
+	// A first load too small to fit on, or whose records share no terms,
+	// gets the hashing embedder: stored with the index, and kept by the
+	// next load (no mixed vectors).
+	noShared := strings.Builder{}
+	for i := range 12 {
+		fmt.Fprintf(&noShared, `{"domain":"a%d.com","description":"word%c"}`+"\n", i, 'a'+i)
+	}
+	for _, tc := range []struct {
+		name, in string
+		minFit   int
+	}{
+		{"one record", `{"domain":"a.com","description":"one"}` + "\n", 0},
+		{"below MinFit", corpusJSONL(t, 30), 0},
+		{"records sharing no terms", noShared.String(), 5},
+	} {
+		t.Run("hashing: "+tc.name, func(t *testing.T) {
+			eng := newMemEngine()
+			st, err := (&Loader{Engine: eng, MinFit: tc.minFit}).Load(ctx, NewJSONL(strings.NewReader(tc.in)))
+			if err != nil || st.Indexed == 0 {
+				t.Fatalf("load: %+v %v", st, err)
+			}
+			emb, err := embedding.Open(ctx, eng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := emb.(*embedding.Hashing); !ok || !strings.HasPrefix(emb.ID(), "hashing-v1-256-") {
+				t.Fatalf("embedder %s (%T), want the hashing embedder", emb.ID(), emb)
+			}
+			// A later, larger load keeps the stored embedder.
+			if _, err := (&Loader{Engine: eng, FitSample: 20}).Load(ctx, NewJSONL(strings.NewReader(corpusJSONL(t, 100)))); err != nil {
+				t.Fatal(err)
+			}
+			if eng.meta.EmbedderID != emb.ID() {
+				t.Errorf("second load replaced the embedder: %s, want %s", eng.meta.EmbedderID, emb.ID())
+			}
+		})
+	}
 	t.Run("nothing valid to load", func(t *testing.T) {
 		eng := newMemEngine()
 		st, err := (&Loader{Engine: eng}).Load(ctx, NewJSONL(strings.NewReader(`{"domain":"bad domain"}`+"\n")))
