@@ -27,6 +27,9 @@ var ErrEmbedderMismatch = embedding.ErrMismatch
 // excluded); once a load has finished, Read = Indexed + Rejected.
 type Stats struct {
 	Read, Indexed, Rejected int
+	// Dropped counts the invalid optional fields dropped from records that
+	// were kept (each listed in the rejects file).
+	Dropped int
 }
 
 // Defaults of the Loader's settings.
@@ -114,6 +117,7 @@ type pipeline struct {
 	workers, writers int
 	read, indexed    atomic.Int64
 	rejected         atomic.Int64
+	dropped          atomic.Int64
 	emb              atomic.Pointer[embedderRef]
 	rejMu            sync.Mutex
 	rej              *csv.Writer
@@ -154,6 +158,9 @@ type item struct {
 	c      record.Company
 	vec    []float32
 	reason string
+	// dropped lists the optional fields normalization dropped, with why
+	// (nil for nearly every row).
+	dropped []string
 }
 
 // batch is one UpsertCompanies call; rows and index map its documents back
@@ -204,7 +211,7 @@ func newPipeline(ctx context.Context, l *Loader) *pipeline {
 }
 
 func (p *pipeline) stats() Stats {
-	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load())}
+	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load()), Dropped: int(p.dropped.Load())}
 }
 
 func (p *pipeline) startProgress() (stop func()) {
@@ -258,6 +265,25 @@ func (p *pipeline) reject(row int, domain, reason string) {
 	}
 	p.rejMu.Lock()
 	err := p.rej.Write([]string{strconv.Itoa(row), domain, reason})
+	p.rejMu.Unlock()
+	if err != nil {
+		p.fail(fmt.Errorf("write rejects: %w", err))
+	}
+}
+
+// warn writes a field dropped from a kept record to the rejects file.
+func (p *pipeline) warn(row int, domain string, reasons []string) {
+	p.dropped.Add(int64(len(reasons)))
+	if p.rej == nil {
+		return
+	}
+	p.rejMu.Lock()
+	var err error
+	for _, r := range reasons {
+		if err = p.rej.Write([]string{strconv.Itoa(row), domain, "dropped " + r + " (record kept)"}); err != nil {
+			break
+		}
+	}
 	p.rejMu.Unlock()
 	if err != nil {
 		p.fail(fmt.Errorf("write rejects: %w", err))
@@ -428,6 +454,7 @@ func (p *pipeline) fill(ch *chunk, src Source) (end bool) {
 // rows of each chunk.
 func (p *pipeline) process() {
 	n := newNormalizer()
+	n.lenient = true
 	for ch := range p.work {
 		if p.ctx.Err() != nil {
 			continue // stopping: let the reader's sends through
@@ -444,9 +471,13 @@ func (p *pipeline) process() {
 					continue
 				}
 			}
+			n.dropped = n.dropped[:0]
 			if err := n.normalize(&it.c); err != nil {
 				it.reason = err.Error()
 				continue
+			}
+			if len(n.dropped) > 0 {
+				it.dropped = slices.Clone(n.dropped)
 			}
 			if ref != nil {
 				it.vec = ref.Embed(embedding.DocOf(it.c))
@@ -484,11 +515,17 @@ func (p *pipeline) consume(ch *chunk) {
 		case it.reason != "":
 			p.reject(it.row, it.c.Domain, it.reason)
 		case p.emb.Load() == nil:
+			if len(it.dropped) > 0 {
+				p.warn(it.row, it.c.Domain, it.dropped)
+			}
 			p.fitBuf = append(p.fitBuf, *it)
 			if len(p.fitBuf) >= p.fitN {
 				p.fit()
 			}
 		default:
+			if len(it.dropped) > 0 {
+				p.warn(it.row, it.c.Domain, it.dropped)
+			}
 			p.add(it.row, it.c, it.vec)
 		}
 	}

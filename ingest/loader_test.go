@@ -58,17 +58,17 @@ func TestLoaderEndToEnd(t *testing.T) {
 	var rejects bytes.Buffer
 	var mu sync.Mutex
 	var calls int
-	l := &Loader{Engine: eng, Rejects: &rejects, BatchSize: 7, Progress: func(Stats) { mu.Lock(); calls++; mu.Unlock() }}
+	l := &Loader{Engine: eng, Rejects: &rejects, BatchSize: 7, MinFit: 100, Progress: func(Stats) { mu.Lock(); calls++; mu.Unlock() }}
 	st, err := l.Load(ctx, NewJSONL(strings.NewReader(b.String())))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (Stats{Read: 303, Indexed: 301, Rejected: 2}) {
+	if st != (Stats{Read: 303, Indexed: 302, Rejected: 1, Dropped: 1}) {
 		t.Fatalf("stats %+v", st)
 	}
 	rej := readRejects(t, &rejects)
 	if len(rej) != 2 || rej[0][0] != "301" || rej[0][1] != "bad domain" || !strings.HasPrefix(rej[0][2], "domain: invalid domain") ||
-		rej[1][0] != "303" || rej[1][1] != "co2.com" || !strings.HasPrefix(rej[1][2], `country: "Narnia"`) {
+		rej[1][0] != "303" || rej[1][1] != "co2.com" || !strings.HasPrefix(rej[1][2], `dropped country: "Narnia"`) {
 		t.Fatalf("rejects %q", rej)
 	}
 	if calls == 0 {
@@ -161,12 +161,12 @@ func TestLoaderRejectsInRowOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (Stats{Read: 48, Indexed: 45, Rejected: 3}) {
+	if st != (Stats{Read: 48, Indexed: 46, Rejected: 2, Dropped: 1}) {
 		t.Fatalf("stats %+v", st)
 	}
 	want := [][]string{
 		{"41", "", "malformed JSON at byte 2: want a quoted field name"},
-		{"42", "x.com", "score: 9000 is outside 0-800"},
+		{"42", "x.com", "dropped score: 9000 is outside 0-800 (record kept)"},
 		{"43", "refused.com", "mapping conflict"},
 	}
 	if got := readRejects(t, &rejects); fmt.Sprint(got) != fmt.Sprint(want) {
