@@ -46,9 +46,13 @@ func TestLenientNormalize(t *testing.T) {
 		{"unknown industry label: only it goes", record.Company{IndustryGroups: map[string]float64{"Alchemy": 0.9, "software": 0.5}}, `industry`,
 			func(c record.Company) bool { return len(c.IndustryGroups) == 1 && c.IndustryGroups["SOFTWARE"] == 0.5 }},
 		{"status", record.Company{Status: record.Status{Status: "maybe"}}, `status: "maybe"`,
-			func(c record.Company) bool { return c.Status == record.Status{Status: record.StatusActive, Confidence: 1} }},
+			func(c record.Company) bool {
+				return c.Status == record.Status{Status: record.StatusActive, Confidence: 1}
+			}},
 		{"closed with a bad confidence stays closed", record.Company{Status: record.Status{Status: "closed", Confidence: 7}}, "status confidence",
-			func(c record.Company) bool { return c.Status == record.Status{Status: record.StatusClosed, Confidence: 1} }},
+			func(c record.Company) bool {
+				return c.Status == record.Status{Status: record.StatusClosed, Confidence: 1}
+			}},
 		{"date", record.Company{StartDate: "last year"}, `start_date: "last year"`,
 			func(c record.Company) bool { return c.StartDate == "" }},
 		{"employees", record.Company{Employees: "lots"}, `employees: "lots"`,
