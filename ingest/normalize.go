@@ -123,13 +123,8 @@ func (n *normalizer) drop(err error) error {
 	return nil
 }
 
-// dropInvalid reports, when lenient, the first entry of a contact list
-// that norm refused (rare: only when the list lost entries, duplicates
-// included, is it read again).
-func (n *normalizer) dropInvalid(field string, in, out []string, norm func(string) string, why string) {
-	if !n.lenient || len(out) == len(in) {
-		return
-	}
+// dropInvalid reports the first entry of a contact list that norm refuses.
+func (n *normalizer) dropInvalid(field string, in []string, norm func(string) string, why string) {
 	for _, raw := range in {
 		if v := strings.TrimSpace(raw); v != "" && norm(v) == "" {
 			n.dropped = append(n.dropped, fmt.Sprintf("%s: %q %s", field, raw, why))
@@ -196,15 +191,23 @@ func (n *normalizer) normalize(c *record.Company) error {
 	if err := n.normalizeAddress(&c.Address); err != nil {
 		return err
 	}
-	phone := func(p string) string { return normalizePhone(p, c.Address.Country) }
-	phones := n.uniq(c.Phones, 0, phone)
-	n.dropInvalid("phones", c.Phones, phones, phone, "is not a valid phone number"+countryNote(c.Address.Country))
+	// A contact list that lost entries (duplicates too) is read again,
+	// lenient, for the reason; the closures are built only then.
+	phones := n.uniq(c.Phones, 0, func(p string) string { return normalizePhone(p, c.Address.Country) })
+	if n.lenient && len(phones) != len(c.Phones) {
+		country := c.Address.Country
+		n.dropInvalid("phones", c.Phones, func(p string) string { return normalizePhone(p, country) }, "is not a valid phone number"+countryNote(country))
+	}
 	c.Phones = phones
 	emails := n.uniq(c.PublicEmails, 0, normalizeEmail)
-	n.dropInvalid("public_emails", c.PublicEmails, emails, normalizeEmail, "is not an e-mail address")
+	if n.lenient && len(emails) != len(c.PublicEmails) {
+		n.dropInvalid("public_emails", c.PublicEmails, normalizeEmail, "is not an e-mail address")
+	}
 	c.PublicEmails = emails
 	social := n.uniq(c.SocialURLs, 0, normalizeSocialURL)
-	n.dropInvalid("social_urls", c.SocialURLs, social, normalizeSocialURL, "is not an http(s) URL")
+	if n.lenient && len(social) != len(c.SocialURLs) {
+		n.dropInvalid("social_urls", c.SocialURLs, normalizeSocialURL, "is not an http(s) URL")
+	}
 	c.SocialURLs = social
 	if ig, err := normalizeIndustries(c.IndustryGroups); err == nil {
 		c.IndustryGroups = ig
