@@ -132,3 +132,59 @@ func TestLoaderDropsFields(t *testing.T) {
 		t.Errorf("stored %+v", got)
 	}
 }
+
+// TestReadersDropFields: a value of the wrong type is left out by the
+// JSON lines and CSV readers of a load, not the row; a strict read (no
+// loader) still refuses it.
+func TestReadersDropFields(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		open     func(string) (Source, error)
+		want     []string // rejects lines, "row domain reason" prefixes
+		stats    Stats
+	}{
+		{"JSON lines", `{"domain":"a.com","score":"abc","name":"A"}
+{"domain":"b.com","growth":{"scores":[1.5]}}
+{"domain":"c.com","status_code":"x","address":{"state":{"x":1},"country":"GB"}}
+{"domain":{"x":1}}
+{"domain":"d.com","score":tru}
+`, func(s string) (Source, error) { return NewJSONL(strings.NewReader(s)), nil },
+			[]string{`1 a.com dropped score: "abc" is not a number`, "2 b.com dropped growth.scores[0]: 1.5 is not an integer",
+				`3 c.com dropped status_code: "x"`, "3 c.com dropped state", "4  domain", "5 "},
+			Stats{Read: 5, Indexed: 3, Rejected: 2, Dropped: 4}},
+		{"CSV", "domain,score,status_code,employees\ne.com,abc,x,12\nnot a domain,1,200,\n",
+			func(s string) (Source, error) { return NewCSV(strings.NewReader(s)) },
+			[]string{`1 e.com dropped score: "abc"`, `1 e.com dropped status_code: "x"`, "2 not a domain domain:"},
+			Stats{Read: 2, Indexed: 1, Rejected: 1, Dropped: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, err := tc.open(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rejects bytes.Buffer
+			eng := newMemEngine()
+			st, err := (&Loader{Engine: eng, Rejects: &rejects, Workers: 1}).Load(context.Background(), src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st != tc.stats {
+				t.Errorf("stats %+v, want %+v", st, tc.stats)
+			}
+			rej := readRejects(t, &rejects)
+			if len(rej) != len(tc.want) {
+				t.Fatalf("rejects %q", rej)
+			}
+			for i, w := range tc.want {
+				if got := strings.Join(rej[i], " "); !strings.HasPrefix(got, w) {
+					t.Errorf("rejects line %d: %q, want prefix %q", i+1, got, w)
+				}
+			}
+			// The strict readers refuse the first row.
+			src, _ = tc.open(tc.in)
+			if _, _, err := src.Next(); err == nil {
+				t.Error("a strict read accepted a value of the wrong type")
+			}
+		})
+	}
+}

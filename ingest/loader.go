@@ -133,9 +133,21 @@ type pipeline struct {
 	pendingChunks    map[int]*chunk
 	nextSeq          int
 	lines            lineSource // non-nil when the source's lines are decoded by the workers
+	drops            fieldDropper
 }
 
 type embedderRef struct{ embedding.Embedder }
+
+// fieldDropper is a source that can leave out a field it cannot read
+// instead of refusing the row (a table source; JSON lines are lenient
+// through lineSource.decodeLine).
+type fieldDropper interface {
+	// dropFields makes the source lenient.
+	dropFields()
+	// dropped returns the reasons of the fields left out of the row Next
+	// returned last, valid until the following call.
+	dropped() []string
+}
 
 // loadFinisher is an engine with work to do once a load has written its
 // rows (the embedded engine compacts what a bulk load wrote).
@@ -299,6 +311,10 @@ func (p *pipeline) run(src Source) error {
 		inner = u.unwrap()
 	}
 	p.lines, _ = inner.(lineSource)
+	p.drops, _ = inner.(fieldDropper)
+	if p.drops != nil {
+		p.drops.dropFields()
+	}
 
 	go p.readRows(src)
 	var wg sync.WaitGroup
@@ -433,6 +449,11 @@ func (p *pipeline) fill(ch *chunk, src Source) (end bool) {
 			}
 		} else {
 			it.c, it.row, err = src.Next()
+			if p.drops != nil && err == nil {
+				if d := p.drops.dropped(); len(d) > 0 {
+					it.dropped = slices.Clone(d)
+				}
+			}
 		}
 		var re *RowError
 		switch {
@@ -465,13 +486,14 @@ func (p *pipeline) process() {
 			if it.reason != "" {
 				continue
 			}
+			// Fields the reader, the decoder or the normalizer drop.
+			n.dropped = append(n.dropped[:0], it.dropped...)
 			if it.hi > it.lo {
-				if err := p.lines.decodeLine(ch.arena[it.lo:it.hi], &it.c); err != nil {
+				if err := p.lines.decodeLine(ch.arena[it.lo:it.hi], &it.c, &n.dropped); err != nil {
 					it.reason = err.Error()
 					continue
 				}
 			}
-			n.dropped = n.dropped[:0]
 			if err := n.normalize(&it.c); err != nil {
 				it.reason = err.Error()
 				continue
