@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -187,4 +189,33 @@ func TestReadersDropFields(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzLenientJSONDecode: the lenient decoder reads what the strict one
+// reads, identically and without drops; on valid JSON it fails only where
+// the strict one fails on the domain or on the record's shape, and
+// invalid JSON stays refused.
+func FuzzLenientJSONDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"domain":"acme.com","score":"abc","growth":{"scores":[1.5]},"address":{"state":{"x":1}}}`,
+		`{"domain":"acme.com","status_code":"x","phones":[1,{"a":2}],"keywords":[1]}`,
+		`{"domain":{"x":1}}`, `{"domain":"a.com","score":tru}`, `{}`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var strict, lenient record.Company
+		strictErr := decodeJSONCompany(b, &strict)
+		var dropped []string
+		lenientErr := decodeJSONCompanyLenient(b, &lenient, &dropped)
+		if strictErr == nil {
+			if lenientErr != nil || len(dropped) > 0 || !reflect.DeepEqual(strict, lenient) {
+				t.Fatalf("lenient differs on %q: %v %q\n%+v\n%+v", b, lenientErr, dropped, strict, lenient)
+			}
+			return
+		}
+		if lenientErr == nil && !json.Valid(b) {
+			t.Fatalf("lenient accepted invalid JSON %q", b)
+		}
+	})
 }
