@@ -32,27 +32,27 @@ type Applied struct {
 	EmployeeRange         []string `json:"employee_range,omitempty"`
 	RevenueRange          []string `json:"revenue_range,omitempty"`
 	RevenueIncludeUnknown bool     `json:"revenue_include_unknown,omitempty"`
-	// FootprintIncludeUnknown: companies without a digital-footprint
-	// score pass the footprint range (it was not given by the caller).
-	FootprintIncludeUnknown bool     `json:"digital_footprint_include_unknown,omitempty"`
-	BusinessModel           []string `json:"business_model,omitempty"`
-	NegateBusinessModel     []string `json:"negate_business_model,omitempty"`
-	Social                  []string `json:"social,omitempty"`
-	NegateSocial            []string `json:"negate_social,omitempty"`
-	Language                []string `json:"language,omitempty"`
-	NegateLanguage          []string `json:"negate_language,omitempty"`
-	Redirect                bool     `json:"redirect"`
-	ExcludeLeadgen          bool     `json:"exclude_leadgen"`
-	TechStack               []string `json:"tech_stack,omitempty"`
-	NegateTechStack         []string `json:"negate_tech_stack,omitempty"`
-	Subdomain               []string `json:"subdomain,omitempty"`
-	NegateSubdomain         []string `json:"negate_subdomain,omitempty"`
-	ExcludeDomain           []string `json:"exclude_domain,omitempty"`
-	Status                  string   `json:"status"`
-	MinSimilarity           int      `json:"min_similarity,omitempty"`
-	Consensus               int      `json:"consensus,omitempty"`
-	Variance                string   `json:"variance,omitempty"`
-	Notes                   []string `json:"notes,omitempty"`
+	BusinessModel         []string `json:"business_model,omitempty"`
+	NegateBusinessModel   []string `json:"negate_business_model,omitempty"`
+	Social                []string `json:"social,omitempty"`
+	NegateSocial          []string `json:"negate_social,omitempty"`
+	Language              []string `json:"language,omitempty"`
+	NegateLanguage        []string `json:"negate_language,omitempty"`
+	Redirect              bool     `json:"redirect"`
+	ExcludeLeadgen        bool     `json:"exclude_leadgen"`
+	TechStack             []string `json:"tech_stack,omitempty"`
+	NegateTechStack       []string `json:"negate_tech_stack,omitempty"`
+	Subdomain             []string `json:"subdomain,omitempty"`
+	NegateSubdomain       []string `json:"negate_subdomain,omitempty"`
+	ExcludeDomain         []string `json:"exclude_domain,omitempty"`
+	Status                string   `json:"status"`
+	MinSimilarity         int      `json:"min_similarity,omitempty"`
+	Consensus             int      `json:"consensus,omitempty"`
+	Variance              string   `json:"variance,omitempty"`
+	Notes                 []string `json:"notes,omitempty"`
+	// FootprintUnknown: companies without a digital-footprint score pass
+	// the footprint range (min_digital_footprint was not given).
+	FootprintUnknown bool `json:"digital_footprint_include_unknown,omitempty"`
 }
 
 // companyFilter builds the engine filter of d and records it in a. floor
@@ -88,7 +88,7 @@ func companyFilter(d *Discover, floor int, excluded []string, a *Applied) index.
 		// includes them through the range (unknown is stored as 0).
 		if !d.minScoreGiven && floor > 0 {
 			sf = index.Or{sf, index.Not{Filter: index.Exists{Field: index.ScoreField}}}
-			a.FootprintIncludeUnknown = true
+			a.FootprintUnknown = true
 		}
 		f = append(f, sf)
 	}

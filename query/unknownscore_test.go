@@ -63,8 +63,8 @@ func TestUnknownScoreIsNotLow(t *testing.T) {
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
-			if res.Applied.FootprintIncludeUnknown != tc.inclUnknown {
-				t.Errorf("applied digital_footprint_include_unknown %v, want %v", res.Applied.FootprintIncludeUnknown, tc.inclUnknown)
+			if res.Applied.FootprintUnknown != tc.inclUnknown {
+				t.Errorf("applied digital_footprint_include_unknown %v, want %v", res.Applied.FootprintUnknown, tc.inclUnknown)
 			}
 		})
 	}
