@@ -7,7 +7,8 @@ import "fmt"
 type Field string
 
 // Filterable fields. Keyword fields match exact values; ScoreField is
-// numeric; StartDateField is a YYYY-MM-DD date; the Has* fields are
+// numeric, and Exists on it matches a known score (1-800: a score of 0 is
+// unknown, which Range{Min: 0} includes and any Min above 0 excludes); StartDateField is a YYYY-MM-DD date; the Has* fields are
 // existence checks usable with Exists; TextField is site text and
 // description, usable with Phrase.
 const (
@@ -137,7 +138,7 @@ type rules struct {
 var (
 	companyRules = rules{
 		keyword: KeywordFields, numeric: []Field{ScoreField}, date: []Field{StartDateField},
-		exists: []Field{RedirectField, PhoneField, EmailField, SocialURLField, StartDateField, RevenueField, StateField},
+		exists: []Field{RedirectField, PhoneField, EmailField, SocialURLField, StartDateField, RevenueField, StateField, ScoreField},
 		phrase: []Field{TextField},
 	}
 	contactRules = rules{

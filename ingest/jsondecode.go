@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"reflect"
@@ -43,9 +44,14 @@ func (e *jsonSyntaxError) Error() string {
 }
 
 type jsonDecoder struct {
-	b   []byte
-	i   int
-	buf []byte // unescaping scratch
+	b []byte
+	i int
+	// dropped, when set, receives the reason of each field whose value is
+	// well-formed JSON of the wrong type or form; the field is left out
+	// and decoding goes on (a lenient load). nil: such a value is the
+	// record's error.
+	dropped *[]string
+	buf     []byte // unescaping scratch
 
 	// Scratch for list elements and score entries, so that each list or
 	// map is allocated once at its final size rather than grown.
@@ -131,13 +137,107 @@ func (d *jsonDecoder) setOthers(c *record.Company) error {
 	return nil
 }
 
+// dropField leaves out field f, whose value at start failed with err:
+// the value is skipped as JSON and the field cleared. A value that is not
+// even well-formed JSON stays the record's error.
+func (d *jsonDecoder) dropField(c *record.Company, f field, start int, err error) error {
+	var se *jsonSyntaxError
+	if errors.As(err, &se) {
+		return err
+	}
+	d.i = start
+	if d.skip(0) != nil {
+		return err
+	}
+	clearField(c, f)
+	*d.dropped = append(*d.dropped, err.Error())
+	return nil
+}
+
+// clearField resets field f of c to its zero value.
+func clearField(c *record.Company, f field) {
+	switch f {
+	case fieldName:
+		c.Name = ""
+	case fieldStatus:
+		c.Status = record.Status{}
+	case fieldStatusConfidence:
+		c.Status.Confidence = 0
+	case fieldScore:
+		c.Score = 0
+	case fieldStartDate:
+		c.StartDate = ""
+	case fieldEndDate:
+		c.EndDate = nil
+	case fieldUpdateDate:
+		c.UpdateDate = ""
+	case fieldStreet:
+		c.Address.Street = ""
+	case fieldCity:
+		c.Address.City = ""
+	case fieldState:
+		c.Address.State = ""
+	case fieldZip:
+		c.Address.Zip = ""
+	case fieldCountry:
+		c.Address.Country = ""
+	case fieldAddress:
+		c.Address = record.Address{}
+	case fieldPhones:
+		c.Phones = nil
+	case fieldPublicEmails:
+		c.PublicEmails = nil
+	case fieldSocialURLs:
+		c.SocialURLs = nil
+	case fieldVendors:
+		c.Vendors = nil
+	case fieldSubdomains:
+		c.Subdomains = nil
+	case fieldBusinessModels:
+		c.BusinessModels = nil
+	case fieldLanguages:
+		c.Languages = nil
+	case fieldKeywords:
+		c.Keywords = nil
+	case fieldIndustryGroups:
+		c.IndustryGroups = nil
+	case fieldDescription:
+		c.Description = ""
+	case fieldSiteText:
+		c.SiteText = ""
+	case fieldEmployees:
+		c.Employees = ""
+	case fieldRevenueRange:
+		c.RevenueRange = ""
+	case fieldRedirectDomain:
+		c.RedirectDomain = nil
+	case fieldMXProvider:
+		c.MXProvider = ""
+	case fieldHTTPStatus, fieldStatusCode, fieldStatusReason, fieldRecordDate:
+		c.HTTPStatus = nil
+	case fieldRedirectSources:
+		c.RedirectSources = nil
+	case fieldRedirectCount:
+		c.RedirectCount = 0
+	case fieldGrowth:
+		c.Growth = nil
+	}
+}
+
 // jsonDecoders keeps decoders with their scratch between lines.
 var jsonDecoders = sync.Pool{New: func() any { return new(jsonDecoder) }}
 
 // decodeJSONCompany decodes one JSON object into c.
 func decodeJSONCompany(b []byte, c *record.Company) error {
+	return decodeJSONCompanyLenient(b, c, nil)
+}
+
+// decodeJSONCompanyLenient is decodeJSONCompany that, with dropped
+// non-nil, leaves out a field of the wrong type and appends why to
+// dropped instead of failing.
+func decodeJSONCompanyLenient(b []byte, c *record.Company, dropped *[]string) error {
 	d := jsonDecoders.Get().(*jsonDecoder)
-	d.b, d.i = b, 0
+	d.b, d.i, d.dropped = b, 0, dropped
 	defer d.release()
 	d.ws()
 	if d.peek() != '{' {
@@ -156,7 +256,7 @@ func decodeJSONCompany(b []byte, c *record.Company) error {
 // release returns d to jsonDecoders, without the line or the strings of
 // its record, and without scratch grown large by an unusual line.
 func (d *jsonDecoder) release() {
-	d.b, d.lineCopy, d.listed, d.ints = nil, nil, nil, nil
+	d.b, d.lineCopy, d.listed, d.ints, d.dropped = nil, nil, nil, nil, nil
 	d.others = d.others[:0]
 	d.listHint, d.listN = min(d.listN, 1<<10), 0
 	d.intsHint, d.intsN = min(d.intsN, 1<<10), 0
@@ -241,7 +341,11 @@ func (d *jsonDecoder) object(c *record.Company, inAddress bool) error {
 		case f == fieldUnknown && !inAddress:
 			err = d.other(raw, plain)
 		default:
+			start := d.i
 			err = d.set(c, f)
+			if err != nil && d.dropped != nil && f != fieldDomain {
+				err = d.dropField(c, f, start, err)
+			}
 		}
 		if err != nil {
 			return err

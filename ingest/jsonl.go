@@ -24,8 +24,9 @@ type lineSource interface {
 	// call, with its row; a *RowError for an overlong line.
 	nextLine() (line []byte, row int, err error)
 	// decodeLine decodes a line into c; the error is the reason for a
-	// reject.
-	decodeLine(line []byte, c *record.Company) error
+	// reject. With dropped non-nil, a field of the wrong type is left out
+	// and its reason appended to dropped instead.
+	decodeLine(line []byte, c *record.Company, dropped *[]string) error
 }
 
 type jsonlSource struct {
@@ -54,7 +55,7 @@ func (s *jsonlSource) Next() (record.Company, int, error) {
 		return record.Company{}, row, err
 	}
 	var c record.Company
-	if err := s.decodeLine(line, &c); err != nil {
+	if err := s.decodeLine(line, &c, nil); err != nil {
 		return c, row, &RowError{Row: row, Domain: c.Domain, Reason: err.Error()}
 	}
 	return c, row, nil
@@ -105,8 +106,8 @@ func (s *jsonlSource) skipLine() error {
 	}
 }
 
-func (s *jsonlSource) decodeLine(line []byte, c *record.Company) error {
-	return decodeJSONCompany(line, c)
+func (s *jsonlSource) decodeLine(line []byte, c *record.Company, dropped *[]string) error {
+	return decodeJSONCompanyLenient(line, c, dropped)
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")

@@ -27,12 +27,21 @@ var ErrEmbedderMismatch = embedding.ErrMismatch
 // excluded); once a load has finished, Read = Indexed + Rejected.
 type Stats struct {
 	Read, Indexed, Rejected int
+	// Dropped counts the invalid optional fields dropped from records that
+	// were kept (each listed in the rejects file).
+	Dropped int
 }
 
 // Defaults of the Loader's settings.
 const (
 	DefaultFitSample = 20000
 	DefaultBatchSize = 1000
+	// DefaultMinFit is the smallest first load the loader fits an embedder
+	// on; a smaller first load is embedded by the hashing embedder, which
+	// needs no fitting. Below about a thousand records the terms a fit can
+	// learn (those in at least two records) are too few for every later
+	// load to be embedded with them, while hashing reads any word.
+	DefaultMinFit = 1000
 )
 
 // Loader normalizes, embeds and writes records into an engine.
@@ -49,8 +58,12 @@ type Loader struct {
 	// (OpenEmbedder) or, for an index without one, an embedder fitted on the
 	// first FitSample valid records of this load and stored with the index.
 	// A non-nil Embedder must match the index's stored embedder, if any.
+	// A first load that ends with fewer than min(MinFit, FitSample) valid
+	// records, or whose records share too few terms to fit on, gets the
+	// hashing embedder (embedding.Hashing) instead of a fitted one.
 	Embedder  embedding.Embedder
 	FitSample int // default DefaultFitSample
+	MinFit    int // default DefaultMinFit
 	BatchSize int // default DefaultBatchSize
 	Workers   int // default runtime.NumCPU()
 	// Rejects receives a CSV header and one line per refused row: row,
@@ -100,9 +113,11 @@ type pipeline struct {
 	ctx              context.Context
 	cancel           context.CancelCauseFunc
 	fitN, batchSize  int
+	minFit           int
 	workers, writers int
 	read, indexed    atomic.Int64
 	rejected         atomic.Int64
+	dropped          atomic.Int64
 	emb              atomic.Pointer[embedderRef]
 	rejMu            sync.Mutex
 	rej              *csv.Writer
@@ -118,9 +133,21 @@ type pipeline struct {
 	pendingChunks    map[int]*chunk
 	nextSeq          int
 	lines            lineSource // non-nil when the source's lines are decoded by the workers
+	drops            fieldDropper
 }
 
 type embedderRef struct{ embedding.Embedder }
+
+// fieldDropper is a source that can leave out a field it cannot read
+// instead of refusing the row (a table source; JSON lines are lenient
+// through lineSource.decodeLine).
+type fieldDropper interface {
+	// dropFields makes the source lenient.
+	dropFields()
+	// dropped returns the reasons of the fields left out of the row Next
+	// returned last, valid until the following call.
+	dropped() []string
+}
 
 // loadFinisher is an engine with work to do once a load has written its
 // rows (the embedded engine compacts what a bulk load wrote).
@@ -143,6 +170,9 @@ type item struct {
 	c      record.Company
 	vec    []float32
 	reason string
+	// dropped lists the optional fields normalization dropped, with why
+	// (nil for nearly every row).
+	dropped []string
 }
 
 // batch is one UpsertCompanies call; rows and index map its documents back
@@ -159,10 +189,14 @@ const (
 )
 
 func newPipeline(ctx context.Context, l *Loader) *pipeline {
-	p := &pipeline{l: l, fitN: l.FitSample, batchSize: l.BatchSize, workers: l.Workers}
+	p := &pipeline{l: l, fitN: l.FitSample, minFit: l.MinFit, batchSize: l.BatchSize, workers: l.Workers}
 	if p.fitN <= 0 {
 		p.fitN = DefaultFitSample
 	}
+	if p.minFit <= 0 {
+		p.minFit = DefaultMinFit
+	}
+	p.minFit = min(p.minFit, p.fitN)
 	if p.batchSize <= 0 {
 		p.batchSize = DefaultBatchSize
 	}
@@ -189,7 +223,7 @@ func newPipeline(ctx context.Context, l *Loader) *pipeline {
 }
 
 func (p *pipeline) stats() Stats {
-	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load())}
+	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load()), Dropped: int(p.dropped.Load())}
 }
 
 func (p *pipeline) startProgress() (stop func()) {
@@ -249,6 +283,25 @@ func (p *pipeline) reject(row int, domain, reason string) {
 	}
 }
 
+// warn writes a field dropped from a kept record to the rejects file.
+func (p *pipeline) warn(row int, domain string, reasons []string) {
+	p.dropped.Add(int64(len(reasons)))
+	if p.rej == nil {
+		return
+	}
+	p.rejMu.Lock()
+	var err error
+	for _, r := range reasons {
+		if err = p.rej.Write([]string{strconv.Itoa(row), domain, "dropped " + r + " (record kept)"}); err != nil {
+			break
+		}
+	}
+	p.rejMu.Unlock()
+	if err != nil {
+		p.fail(fmt.Errorf("write rejects: %w", err))
+	}
+}
+
 func (p *pipeline) run(src Source) error {
 	if err := p.openEmbedder(); err != nil {
 		return err
@@ -258,6 +311,10 @@ func (p *pipeline) run(src Source) error {
 		inner = u.unwrap()
 	}
 	p.lines, _ = inner.(lineSource)
+	p.drops, _ = inner.(fieldDropper)
+	if p.drops != nil {
+		p.drops.dropFields()
+	}
 
 	go p.readRows(src)
 	var wg sync.WaitGroup
@@ -392,6 +449,11 @@ func (p *pipeline) fill(ch *chunk, src Source) (end bool) {
 			}
 		} else {
 			it.c, it.row, err = src.Next()
+			if p.drops != nil && err == nil {
+				if d := p.drops.dropped(); len(d) > 0 {
+					it.dropped = slices.Clone(d)
+				}
+			}
 		}
 		var re *RowError
 		switch {
@@ -413,6 +475,7 @@ func (p *pipeline) fill(ch *chunk, src Source) (end bool) {
 // rows of each chunk.
 func (p *pipeline) process() {
 	n := newNormalizer()
+	n.lenient = true
 	for ch := range p.work {
 		if p.ctx.Err() != nil {
 			continue // stopping: let the reader's sends through
@@ -423,8 +486,10 @@ func (p *pipeline) process() {
 			if it.reason != "" {
 				continue
 			}
+			// Fields the reader, the decoder or the normalizer drop.
+			n.dropped = append(n.dropped[:0], it.dropped...)
 			if it.hi > it.lo {
-				if err := p.lines.decodeLine(ch.arena[it.lo:it.hi], &it.c); err != nil {
+				if err := p.lines.decodeLine(ch.arena[it.lo:it.hi], &it.c, &n.dropped); err != nil {
 					it.reason = err.Error()
 					continue
 				}
@@ -432,6 +497,9 @@ func (p *pipeline) process() {
 			if err := n.normalize(&it.c); err != nil {
 				it.reason = err.Error()
 				continue
+			}
+			if len(n.dropped) > 0 {
+				it.dropped = slices.Clone(n.dropped)
 			}
 			if ref != nil {
 				it.vec = ref.Embed(embedding.DocOf(it.c))
@@ -469,11 +537,17 @@ func (p *pipeline) consume(ch *chunk) {
 		case it.reason != "":
 			p.reject(it.row, it.c.Domain, it.reason)
 		case p.emb.Load() == nil:
+			if len(it.dropped) > 0 {
+				p.warn(it.row, it.c.Domain, it.dropped)
+			}
 			p.fitBuf = append(p.fitBuf, *it)
 			if len(p.fitBuf) >= p.fitN {
 				p.fit()
 			}
 		default:
+			if len(it.dropped) > 0 {
+				p.warn(it.row, it.c.Domain, it.dropped)
+			}
 			p.add(it.row, it.c, it.vec)
 		}
 	}
@@ -492,11 +566,8 @@ func (p *pipeline) fit() {
 	if len(docs) == 0 {
 		return // nothing valid to load
 	}
-	m, err := embedding.Fit(docs, embedding.Options{})
+	m, err := p.firstEmbedder(docs)
 	if err != nil {
-		if errors.Is(err, embedding.ErrTooFewDocs) {
-			err = fmt.Errorf("fit the embedder of this new index on the first %d valid records: %w; the first load into an empty index must have enough companies with descriptions to learn from", len(docs), err)
-		}
 		p.fail(err)
 		return
 	}
@@ -512,6 +583,28 @@ func (p *pipeline) fit() {
 		p.add(p.fitBuf[i].row, p.fitBuf[i].c, p.fitBuf[i].vec)
 	}
 	p.fitBuf = nil
+}
+
+// firstEmbedder returns the embedder of a new index: fitted on docs when
+// there are enough of them, the hashing embedder otherwise (so a first load
+// of one company is searchable too). A refit once the corpus has grown is
+// not done by the loader: the index keeps the embedder it started with.
+func (p *pipeline) firstEmbedder(docs []embedding.Doc) (embedding.Embedder, error) {
+	if len(docs) >= p.minFit {
+		m, err := embedding.Fit(docs, embedding.Options{})
+		if err == nil {
+			return m, nil
+		}
+		if !errors.Is(err, embedding.ErrTooFewDocs) {
+			return nil, fmt.Errorf("fit the embedder of this new index on the first %d valid records: %w", len(docs), err)
+		}
+		// Records without enough text in common: hashing reads them all.
+	}
+	h, err := embedding.NewHashing(0)
+	if err != nil {
+		return nil, fmt.Errorf("build the hashing embedder: %w", err)
+	}
+	return h, nil
 }
 
 // parallel runs f(0..n-1) on the workers.

@@ -58,17 +58,17 @@ func TestLoaderEndToEnd(t *testing.T) {
 	var rejects bytes.Buffer
 	var mu sync.Mutex
 	var calls int
-	l := &Loader{Engine: eng, Rejects: &rejects, BatchSize: 7, Progress: func(Stats) { mu.Lock(); calls++; mu.Unlock() }}
+	l := &Loader{Engine: eng, Rejects: &rejects, BatchSize: 7, MinFit: 100, Progress: func(Stats) { mu.Lock(); calls++; mu.Unlock() }}
 	st, err := l.Load(ctx, NewJSONL(strings.NewReader(b.String())))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (Stats{Read: 303, Indexed: 301, Rejected: 2}) {
+	if st != (Stats{Read: 303, Indexed: 302, Rejected: 1, Dropped: 1}) {
 		t.Fatalf("stats %+v", st)
 	}
 	rej := readRejects(t, &rejects)
 	if len(rej) != 2 || rej[0][0] != "301" || rej[0][1] != "bad domain" || !strings.HasPrefix(rej[0][2], "domain: invalid domain") ||
-		rej[1][0] != "303" || rej[1][1] != "co2.com" || !strings.HasPrefix(rej[1][2], `country: "Narnia"`) {
+		rej[1][0] != "303" || rej[1][1] != "co2.com" || !strings.HasPrefix(rej[1][2], `dropped country: "Narnia"`) {
 		t.Fatalf("rejects %q", rej)
 	}
 	if calls == 0 {
@@ -161,12 +161,12 @@ func TestLoaderRejectsInRowOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (Stats{Read: 48, Indexed: 45, Rejected: 3}) {
+	if st != (Stats{Read: 48, Indexed: 46, Rejected: 2, Dropped: 1}) {
 		t.Fatalf("stats %+v", st)
 	}
 	want := [][]string{
 		{"41", "", "malformed JSON at byte 2: want a quoted field name"},
-		{"42", "x.com", "score: 9000 is outside 0-800"},
+		{"42", "x.com", "dropped score: 9000 is outside 0-800 (record kept)"},
 		{"43", "refused.com", "mapping conflict"},
 	}
 	if got := readRejects(t, &rejects); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -316,16 +316,43 @@ func TestLoaderEmbedders(t *testing.T) {
 			}
 		})
 	}
-	t.Run("too few records to fit", func(t *testing.T) {
-		eng := newMemEngine()
-		st, err := (&Loader{Engine: eng}).Load(ctx, NewJSONL(strings.NewReader(`{"domain":"a.com","description":"one"}`+"\n")))
-		if !errors.Is(err, embedding.ErrTooFewDocs) || !strings.Contains(err.Error(), "the first load into an empty index") {
-			t.Fatalf("err %v", err)
-		}
-		if st.Indexed != 0 || eng.meta != nil {
-			t.Fatalf("wrote after a failed fit: %+v", st)
-		}
-	})
+	// A first load too small to fit on, or whose records share no terms,
+	// gets the hashing embedder: stored with the index, and kept by the
+	// next load (no mixed vectors).
+	noShared := strings.Builder{}
+	for i := range 12 {
+		fmt.Fprintf(&noShared, `{"domain":"a%d.com","description":"word%c"}`+"\n", i, 'a'+i)
+	}
+	for _, tc := range []struct {
+		name, in string
+		minFit   int
+	}{
+		{"one record", `{"domain":"a.com","description":"one"}` + "\n", 0},
+		{"below MinFit", corpusJSONL(t, 30), 0},
+		{"records sharing no terms", noShared.String(), 5},
+	} {
+		t.Run("hashing: "+tc.name, func(t *testing.T) {
+			eng := newMemEngine()
+			st, err := (&Loader{Engine: eng, MinFit: tc.minFit}).Load(ctx, NewJSONL(strings.NewReader(tc.in)))
+			if err != nil || st.Indexed == 0 {
+				t.Fatalf("load: %+v %v", st, err)
+			}
+			emb, err := embedding.Open(ctx, eng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := emb.(*embedding.Hashing); !ok || !strings.HasPrefix(emb.ID(), "hashing-v1-256-") {
+				t.Fatalf("embedder %s (%T), want the hashing embedder", emb.ID(), emb)
+			}
+			// A later, larger load keeps the stored embedder.
+			if _, err := (&Loader{Engine: eng, FitSample: 20}).Load(ctx, NewJSONL(strings.NewReader(corpusJSONL(t, 100)))); err != nil {
+				t.Fatal(err)
+			}
+			if eng.meta.EmbedderID != emb.ID() {
+				t.Errorf("second load replaced the embedder: %s, want %s", eng.meta.EmbedderID, emb.ID())
+			}
+		})
+	}
 	t.Run("nothing valid to load", func(t *testing.T) {
 		eng := newMemEngine()
 		st, err := (&Loader{Engine: eng}).Load(ctx, NewJSONL(strings.NewReader(`{"domain":"bad domain"}`+"\n")))

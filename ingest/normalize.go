@@ -31,8 +31,10 @@ const (
 
 // Normalize validates c and rewrites it in canonical form.
 //
-// Values that identify or classify the company must be valid, or the
-// record is refused with an error naming the field and the problem:
+// Normalize is strict: values that identify or classify the company must
+// be valid, or the record is refused with an error naming the field and
+// the problem (the loader's normalizer is lenient instead: it drops such a
+// field, reports why, and refuses only a record without a usable domain):
 // domain (required; any URL or host, reduced to the registrable root
 // domain), country (ISO 3166-1 code or name -> alpha-2), state (ISO 3166-2
 // code, local code or name within the country -> "US-CA"), status
@@ -64,6 +66,10 @@ const maxCached = 1 << 16
 // normalizer caches lookups that repeat across records (vendor domains, mail
 // providers, country and state names); one goroutine uses it at a time.
 type normalizer struct {
+	// lenient: an invalid optional field is dropped (its reason appended
+	// to dropped) instead of refusing the record; only the domain refuses.
+	lenient   bool
+	dropped   []string
 	domains   map[string]string // vendor or provider -> root domain, "" when invalid
 	countries map[string]string // value -> alpha-2 code, "" when unknown
 	states    map[[2]string]string
@@ -107,6 +113,26 @@ func detach[K comparable](k K) K {
 	return k
 }
 
+// drop handles an invalid optional field: strict, it is the record's
+// refusal; lenient, its reason is kept and the caller clears the field.
+func (n *normalizer) drop(err error) error {
+	if !n.lenient {
+		return err
+	}
+	n.dropped = append(n.dropped, err.Error())
+	return nil
+}
+
+// dropInvalid reports the first entry of a contact list that norm refuses.
+func (n *normalizer) dropInvalid(field string, in []string, norm func(string) string, why string) {
+	for _, raw := range in {
+		if v := strings.TrimSpace(raw); v != "" && norm(v) == "" {
+			n.dropped = append(n.dropped, fmt.Sprintf("%s: %q %s", field, raw, why))
+			return
+		}
+	}
+}
+
 func (n *normalizer) normalize(c *record.Company) error {
 	d, err := domain.Normalize(c.Domain)
 	if err != nil {
@@ -122,22 +148,38 @@ func (n *normalizer) normalize(c *record.Company) error {
 	c.SiteText = cleanText(c.SiteText)
 
 	if err := normalizeStatus(&c.Status); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
+		if c.Status.Status != record.StatusClosed {
+			c.Status.Status = record.StatusActive
+		}
+		c.Status.Confidence = 1
 	}
 	if c.Score < 0 || c.Score > 800 {
-		return fmt.Errorf("score: %d is outside 0-800", c.Score)
+		if err := n.drop(fmt.Errorf("score: %d is outside 0-800", c.Score)); err != nil {
+			return err
+		}
+		c.Score = 0 // unknown
 	}
 	if c.StartDate, err = normalizeDate("start_date", c.StartDate); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
 	if c.UpdateDate, err = normalizeDate("update_date", c.UpdateDate); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
 	if c.EndDate != nil {
 		end, err := normalizeDate("end_date", *c.EndDate)
 		switch {
 		case err != nil:
-			return err
+			if err := n.drop(err); err != nil {
+				return err
+			}
+			c.EndDate = nil
 		case end == "" || c.Status.Status != record.StatusClosed:
 			// The profile has an end date only for closed companies.
 			c.EndDate = nil
@@ -149,26 +191,64 @@ func (n *normalizer) normalize(c *record.Company) error {
 	if err := n.normalizeAddress(&c.Address); err != nil {
 		return err
 	}
-	c.Phones = n.uniq(c.Phones, 0, func(p string) string { return normalizePhone(p, c.Address.Country) })
-	c.PublicEmails = n.uniq(c.PublicEmails, 0, normalizeEmail)
-	c.SocialURLs = n.uniq(c.SocialURLs, 0, normalizeSocialURL)
-	if c.IndustryGroups, err = normalizeIndustries(c.IndustryGroups); err != nil {
-		return err
+	// A contact list that lost entries (duplicates too) is read again,
+	// lenient, for the reason; the closures are built only then.
+	phones := n.uniq(c.Phones, 0, func(p string) string { return normalizePhone(p, c.Address.Country) })
+	if n.lenient && len(phones) != len(c.Phones) {
+		country := c.Address.Country
+		n.dropInvalid("phones", c.Phones, func(p string) string { return normalizePhone(p, country) }, "is not a valid phone number"+countryNote(country))
+	}
+	c.Phones = phones
+	emails := n.uniq(c.PublicEmails, 0, normalizeEmail)
+	if n.lenient && len(emails) != len(c.PublicEmails) {
+		n.dropInvalid("public_emails", c.PublicEmails, normalizeEmail, "is not an e-mail address")
+	}
+	c.PublicEmails = emails
+	social := n.uniq(c.SocialURLs, 0, normalizeSocialURL)
+	if n.lenient && len(social) != len(c.SocialURLs) {
+		n.dropInvalid("social_urls", c.SocialURLs, normalizeSocialURL, "is not an http(s) URL")
+	}
+	c.SocialURLs = social
+	if ig, err := normalizeIndustries(c.IndustryGroups); err == nil {
+		c.IndustryGroups = ig
+	} else {
+		if err := n.drop(err); err != nil {
+			return err
+		}
+		// Only the bad labels go; the valid ones are kept.
+		valid := make(map[string]float64, len(c.IndustryGroups))
+		for k, v := range c.IndustryGroups {
+			if _, err := industryEntry(k, v); err == nil {
+				valid[k] = v
+			}
+		}
+		c.IndustryGroups, _ = normalizeIndustries(valid)
 	}
 	if c.Keywords, err = normalizeKeywords(c.Keywords); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
 	if c.Employees, err = normalizeEmployees(c.Employees); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
 	if c.RevenueRange, err = normalizeRevenue(c.RevenueRange); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
+	// vocabulary returns the valid values along with its error.
 	if c.BusinessModels, err = n.vocabulary(c.BusinessModels, "business_models", n.businessModel); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
 	if c.Languages, err = n.vocabulary(c.Languages, "languages", n.language); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
 	}
 	c.Vendors = n.uniq(c.Vendors, MaxVendors, n.rootDomain)
 	c.Subdomains = n.uniq(c.Subdomains, MaxSubdomains, func(s string) string { return subdomainOf(s, c.Domain) })
@@ -181,11 +261,17 @@ func (n *normalizer) normalize(c *record.Company) error {
 		}
 	}
 	if err := normalizeHTTPStatus(c); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
+		c.HTTPStatus = nil
 	}
 	if len(c.RedirectSources) > 0 || c.RedirectCount != 0 {
 		if c.RedirectCount < 0 {
-			return fmt.Errorf("redirect_count: %d is negative", c.RedirectCount)
+			if err := n.drop(fmt.Errorf("redirect_count: %d is negative", c.RedirectCount)); err != nil {
+				return err
+			}
+			c.RedirectCount = 0
 		}
 		// Not through the cache: redirect sources are a company's own
 		// typo and TLD variants, seen once in a load; caching them would
@@ -201,7 +287,10 @@ func (n *normalizer) normalize(c *record.Company) error {
 		c.RedirectSources = src[:min(len(src), record.MaxRedirectSources)]
 	}
 	if err := normalizeGrowth(c); err != nil {
-		return err
+		if err := n.drop(err); err != nil {
+			return err
+		}
+		c.Growth = nil
 	}
 	if mx := strings.TrimSpace(c.MXProvider); mx != "" {
 		if r := n.rootDomain(mx); r != "" {
@@ -378,7 +467,9 @@ func (n *normalizer) normalizeAddress(a *record.Address) error {
 			return c.Code
 		})
 		if code == "" {
-			return fmt.Errorf("country: %q is not an ISO 3166-1 code or a country name", a.Country)
+			if err := n.drop(fmt.Errorf("country: %q is not an ISO 3166-1 code or a country name", a.Country)); err != nil {
+				return err
+			}
 		}
 		a.Country = code
 	} else {
@@ -386,14 +477,20 @@ func (n *normalizer) normalizeAddress(a *record.Address) error {
 	}
 	if v := strings.TrimSpace(a.State); v != "" {
 		if a.Country == "" {
-			return fmt.Errorf("state: %q needs a country", a.State)
+			if err := n.drop(fmt.Errorf("state: %q needs a country", a.State)); err != nil {
+				return err
+			}
+			a.State = ""
+			return nil
 		}
 		code := cache(n.states, [2]string{a.Country, v}, func(k [2]string) string {
 			sd, _ := geo.LookupSubdivision(k[0], k[1])
 			return sd.Code
 		})
 		if code == "" {
-			return fmt.Errorf("state: %q is not a subdivision of %s (give an ISO 3166-2 code such as US-CA, or the name)", a.State, a.Country)
+			if err := n.drop(fmt.Errorf("state: %q is not a subdivision of %s (give an ISO 3166-2 code such as US-CA, or the name)", a.State, a.Country)); err != nil {
+				return err
+			}
 		}
 		a.State = code
 	} else {
@@ -756,8 +853,9 @@ func (n *normalizer) language(s string) string {
 	})
 }
 
-// vocabulary canonicalizes a list of closed-vocabulary values, refusing an
-// unknown one.
+// vocabulary canonicalizes a list of closed-vocabulary values. An unknown
+// one is an error, returned with the valid values (which a lenient load
+// keeps).
 func (n *normalizer) vocabulary(in []string, name string, canon func(string) string) ([]string, error) {
 	var bad string
 	out := n.uniq(in, 0, func(s string) string {
@@ -770,9 +868,9 @@ func (n *normalizer) vocabulary(in []string, name string, canon func(string) str
 	if bad != "" {
 		switch name {
 		case "business_models":
-			return nil, fmt.Errorf("business_models: %q is not one of %s", bad, strings.Join(record.BusinessModels, ", "))
+			return out, fmt.Errorf("business_models: %q is not one of %s", bad, strings.Join(record.BusinessModels, ", "))
 		default:
-			return nil, fmt.Errorf("languages: %q is not a two-letter ISO 639-1 language code", bad)
+			return out, fmt.Errorf("languages: %q is not a two-letter ISO 639-1 language code", bad)
 		}
 	}
 	return out, nil
@@ -895,4 +993,12 @@ func (n *normalizer) uniq(in []string, limit int, norm func(string) string) []st
 		return nil
 	}
 	return out
+}
+
+// countryNote names the country national numbers were read in.
+func countryNote(country string) string {
+	if country == "" {
+		return " (without a country only +international numbers are read)"
+	}
+	return " for " + country
 }

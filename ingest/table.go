@@ -50,7 +50,9 @@ func headerFields(cells []string) ([]field, error) {
 
 // fillRow builds a company from one row's cells. value returns the text
 // of cell i; cells beyond the header and empty cells are ignored.
-func fillRow(fields []field, n int, value func(i int) string, row int, dates func(string) string) (record.Company, error) {
+// With dropped non-nil, a cell its field refuses is left out and its
+// reason appended to dropped (the domain's still refuses the row).
+func fillRow(fields []field, n int, value func(i int) string, row int, dates func(string) string, dropped *[]string) (record.Company, error) {
 	var c record.Company
 	size := 0
 	for i := 0; i < n && i < len(fields); i++ {
@@ -69,14 +71,39 @@ func fillRow(fields []field, n int, value func(i int) string, row int, dates fun
 			v = dates(v)
 		}
 		if err := setCell(&c, f, v); err != nil {
+			if dropped != nil && f != fieldDomain {
+				clearField(&c, f)
+				*dropped = append(*dropped, err.Error())
+				continue
+			}
 			return c, &RowError{Row: row, Domain: c.Domain, Reason: err.Error()}
 		}
 	}
 	return c, nil
 }
 
+// cellDrops makes a table source lenient (see fieldDropper).
+type cellDrops struct {
+	lenient bool
+	last    []string // the reasons of the last row read
+}
+
+func (d *cellDrops) dropFields() { d.lenient = true }
+
+func (d *cellDrops) dropped() []string { return d.last }
+
+// target resets the reasons for a new row: nil when strict.
+func (d *cellDrops) target() *[]string {
+	if !d.lenient {
+		return nil
+	}
+	d.last = d.last[:0]
+	return &d.last
+}
+
 // csvSource reads delimited text with a header row.
 type csvSource struct {
+	cellDrops
 	r      *delimited.Reader
 	fields []field
 	row    int
@@ -143,7 +170,7 @@ func (s *csvSource) Next() (record.Company, int, error) {
 		if s.r.Blank() {
 			continue
 		}
-		c, err := fillRow(s.fields, s.r.Fields(), func(i int) string { return string(s.r.Field(i)) }, s.row, nil)
+		c, err := fillRow(s.fields, s.r.Fields(), func(i int) string { return string(s.r.Field(i)) }, s.row, nil, s.target())
 		return c, s.row, err
 	}
 }
@@ -158,6 +185,7 @@ func csvReason(err error) string {
 
 // xlsxSource reads the rows of one worksheet.
 type xlsxSource struct {
+	cellDrops
 	f        *excelize.File
 	rows     *excelize.Rows
 	fields   []field
@@ -230,7 +258,7 @@ func (s *xlsxSource) Next() (record.Company, int, error) {
 		if blankCells(cells) {
 			continue
 		}
-		c, err := fillRow(s.fields, len(cells), func(i int) string { return cells[i] }, s.row, s.excelDate)
+		c, err := fillRow(s.fields, len(cells), func(i int) string { return cells[i] }, s.row, s.excelDate, s.target())
 		return c, s.row, err
 	}
 	if err := s.rows.Error(); err != nil {

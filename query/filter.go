@@ -50,6 +50,9 @@ type Applied struct {
 	Consensus             int      `json:"consensus,omitempty"`
 	Variance              string   `json:"variance,omitempty"`
 	Notes                 []string `json:"notes,omitempty"`
+	// FootprintUnknown: companies without a digital-footprint score pass
+	// the footprint range (min_digital_footprint was not given).
+	FootprintUnknown bool `json:"digital_footprint_include_unknown,omitempty"`
 }
 
 // companyFilter builds the engine filter of d and records it in a. floor
@@ -78,7 +81,16 @@ func companyFilter(d *Discover, floor int, excluded []string, a *Applied) index.
 
 	a.MinDigitalFootprint, a.MaxDigitalFootprint = floor, d.MaxScore
 	if floor > 0 || d.MaxScore < MaxScore {
-		f = append(f, index.Range{Field: index.ScoreField, Min: index.IntPtr(floor), Max: index.IntPtr(d.MaxScore)})
+		var sf index.Filter = index.Range{Field: index.ScoreField, Min: index.IntPtr(floor), Max: index.IntPtr(d.MaxScore)}
+		// An unknown score is not a low one: only a floor the caller set
+		// (min_digital_footprint above 0) keeps unknown scores out; the
+		// default floor and a ceiling alone do not. An explicit floor of 0
+		// includes them through the range (unknown is stored as 0).
+		if !d.minScoreGiven && floor > 0 {
+			sf = index.Or{sf, index.Not{Filter: index.Exists{Field: index.ScoreField}}}
+			a.FootprintUnknown = true
+		}
+		f = append(f, sf)
 	}
 	if d.StartFrom != "" || d.StartTo != "" {
 		f = append(f, index.DateRange{Field: index.StartDateField, From: d.StartFrom, To: d.StartTo})
@@ -173,6 +185,7 @@ func excludedDomains(d *Discover) []string {
 // and no phone, public email or social profile (record.Company.LeadGen).
 func LeadGen() index.Filter {
 	return index.And{
+		index.Exists{Field: index.ScoreField}, // an unknown score is not a low one
 		index.Range{Field: index.ScoreField, Max: index.IntPtr(record.LeadGenMaxScore - 1)},
 		index.Not{Filter: index.Exists{Field: index.PhoneField}},
 		index.Not{Filter: index.Exists{Field: index.EmailField}},

@@ -106,9 +106,11 @@ func (c *Company) SocialNetworks() []string {
 }
 
 // LeadGen reports whether the company looks like a lead-generation site:
-// a low digital footprint and no phone, email or social profile.
+// a known, low digital footprint and no phone, email or social profile. An
+// unknown score (0) is not a low one: a list exported from a CRM carries
+// no scores, and its companies are not lead-generation sites for that.
 func (c *Company) LeadGen() bool {
-	return c.Score < LeadGenMaxScore && len(c.Phones) == 0 && len(c.PublicEmails) == 0 && len(c.SocialURLs) == 0
+	return c.Score > 0 && c.Score < LeadGenMaxScore && len(c.Phones) == 0 && len(c.PublicEmails) == 0 && len(c.SocialURLs) == 0
 }
 
 // LeadGenMaxScore is the digital-footprint score below which a site with no

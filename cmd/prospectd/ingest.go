@@ -57,9 +57,9 @@ func runIngest(ctx context.Context, args []string) error {
 	st, err := l.Load(ctx, src)
 	p.finish()
 	took := time.Since(start)
-	fmt.Printf("read %d, indexed %d, rejected %d in %s (%.0f records/s)\n", st.Read, st.Indexed, st.Rejected, took.Round(time.Millisecond), float64(st.Read)/took.Seconds())
-	if st.Rejected > 0 {
-		fmt.Printf("rejected rows with their reasons: %s\n", *rejects)
+	fmt.Printf("read %d, indexed %d, rejected %d, invalid fields dropped %d in %s (%.0f records/s)\n", st.Read, st.Indexed, st.Rejected, st.Dropped, took.Round(time.Millisecond), float64(st.Read)/took.Seconds())
+	if st.Rejected > 0 || st.Dropped > 0 {
+		fmt.Printf("rejected rows and dropped fields with their reasons: %s\n", *rejects)
 	} else {
 		rf.Close()
 		os.Remove(*rejects)

@@ -256,6 +256,10 @@ func companyLeaf(f index.Filter) (esQuery, error) {
 		if n.Field == index.RedirectField {
 			return esQuery{Term: &termQuery{Field: hasRedirectField, Value: true}}, nil
 		}
+		if n.Field == index.ScoreField {
+			// Every document has a score field; 0 is an unknown score.
+			return esQuery{Range: &rangeQuery{Field: scoreField, Bounds: rangeBounds{GTE: json.RawMessage("1")}}}, nil
+		}
 		field, ok := existsFields[n.Field]
 		if !ok {
 			return esQuery{}, fmt.Errorf("%w: exists on field %q", index.ErrUnsupported, n.Field)

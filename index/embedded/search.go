@@ -137,6 +137,11 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		}
 		return roaring.And(roaring.FastOr(lists...), cand), nil
 	case index.Exists:
+		if n.Field == index.ScoreField {
+			// Scores run 1-800; 0 is unknown. Computed like a range, so no
+			// flag is stored for it.
+			return e.numeric("s-known", cand, func(id uint32) bool { return e.scores[id] > 0 }), nil
+		}
 		bm := e.exists[existsFlags[n.Field]]
 		if bm == nil {
 			return roaring.New(), nil

@@ -34,7 +34,7 @@ func Open(ctx context.Context, eng MetaReader) (Embedder, error) {
 		return nil, fmt.Errorf("%w: index was built with embedder %s, whose model is not stored with it; this binary has the built-in embedder: re-index",
 			ErrMismatch, meta.EmbedderID)
 	}
-	m, err := Load(meta.Model)
+	m, err := LoadEmbedder(meta.Model)
 	if err != nil {
 		return nil, fmt.Errorf("%w: index was built with embedder %s, which this binary cannot load (%v): re-index", ErrMismatch, meta.EmbedderID, err)
 	}

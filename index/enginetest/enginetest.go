@@ -39,6 +39,7 @@ func RunAll(t *testing.T, open func(t *testing.T) index.Engine) {
 		{"FilterTerms", testFilterTerms},
 		{"FilterRangeAndDates", testFilterRanges},
 		{"FilterExists", testFilterExists},
+		{"FilterUnknownScore", testFilterUnknownScore},
 		{"FilterPhrase", testFilterPhrase},
 		{"FilterBoolean", testFilterBoolean},
 		{"SearchByVector", testSearchByVector},
@@ -374,6 +375,42 @@ func testFilterExists(t *testing.T, e index.Engine) {
 	assertMatch(t, e, index.Exists{Field: index.StartDateField}, "acme.com", "brightbank.co.uk", "closedco.com", "cloudguard.io", "wachdienst.de")
 	assertMatch(t, e, index.Exists{Field: index.RevenueField}, "acme.com", "brightbank.co.uk", "cloudguard.io")
 	assertMatch(t, e, index.Exists{Field: index.StateField}, "acme.com", "brightbank.co.uk", "cloudguard.io", "wachdienst.de")
+}
+
+// testFilterUnknownScore: a score of 0 is unknown. Exists on the score
+// matches known scores only, a range from 1 up excludes unknown ones, a
+// range from 0 includes them, and a range or-ed with "no score" (how
+// discovery applies its default floor) keeps them.
+func testFilterUnknownScore(t *testing.T, e index.Engine) {
+	load(t, e)
+	ctx := context.Background()
+	noScore := index.CompanyDoc{Vector: axis(1, 0), Company: record.Company{
+		Domain: "noscore.org", Name: "No Score", Status: record.Status{Status: "active", Confidence: 1}, Address: record.Address{Country: "FR"},
+	}}
+	if failed, err := e.UpsertCompanies(ctx, []index.CompanyDoc{noScore}); err != nil || len(failed) > 0 {
+		t.Fatalf("UpsertCompanies: failed=%v err=%v", failed, err)
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatalf("Refresh: %v", err)
+	}
+	known := []string{"acme.com", "brightbank.co.uk", "closedco.com", "cloudguard.io", "tinyleads.net", "wachdienst.de"}
+	unknown := index.Not{Filter: index.Exists{Field: index.ScoreField}}
+	for _, tc := range []struct {
+		name string
+		f    index.Filter
+		want []string
+	}{
+		{"known scores", index.Exists{Field: index.ScoreField}, known},
+		{"unknown scores", unknown, []string{"noscore.org"}},
+		{"range from 1", index.Range{Field: index.ScoreField, Min: index.IntPtr(1)}, known},
+		{"range from 0", index.Range{Field: index.ScoreField, Min: index.IntPtr(0), Max: index.IntPtr(60)}, []string{"closedco.com", "noscore.org", "tinyleads.net"}},
+		{"default floor keeps unknown", index.Or{index.Range{Field: index.ScoreField, Min: index.IntPtr(300)}, unknown},
+			[]string{"acme.com", "brightbank.co.uk", "cloudguard.io", "noscore.org", "wachdienst.de"}},
+		{"low known score", index.And{index.Exists{Field: index.ScoreField}, index.Range{Field: index.ScoreField, Max: index.IntPtr(99)}},
+			[]string{"closedco.com", "tinyleads.net"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { assertMatch(t, e, tc.f, tc.want...) })
+	}
 }
 
 func testFilterPhrase(t *testing.T, e index.Engine) {

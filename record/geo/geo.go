@@ -1,12 +1,17 @@
 // Package geo resolves countries (ISO 3166-1 alpha-2), their subdivisions
 // (ISO 3166-2) and the spec's region codes. Country and subdivision data come
-// from github.com/pariz/gountries; only the region groupings, which are our
-// product's definitions, are written here.
+// from github.com/pariz/gountries, subdivisions completed from the iso-codes
+// project's ISO 3166-2 list (isocodes_3166-2.json, see gen_isocodes.go);
+// only the region groupings, which are our product's definitions, are
+// written here.
 package geo
 
 import (
+	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -89,6 +94,7 @@ func load() *data {
 				d.subByKey[code] = keys
 			}
 		}
+		addISOCodes(d)
 		// Common names the library's data lacks.
 		for k, v := range map[string]string{"usa": "US", "uk": "GB", "great britain": "GB", "england": "GB", "south korea": "KR", "russia": "RU", "uae": "AE"} {
 			if c, ok := d.byKey[fold(v)]; ok {
@@ -174,4 +180,61 @@ func ExpandCountries(values []string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// isoCodes3166_2 is the iso-codes project's ISO 3166-2 list as [code,
+// name] pairs, written by gen_isocodes.go.
+//
+//go:embed isocodes_3166-2.json
+var isoCodes3166_2 []byte
+
+// addISOCodes completes the library's subdivisions with the iso-codes
+// list: gountries lacks some (the four nations of GB-ENG, GB-SCT,
+// GB-WLS and GB-NIR among them). A code the library has keeps its name;
+// a name or local code it already resolves keeps its subdivision. A name
+// such as "Wales [Cymru GB-CYM]" gives "Wales" and "Cymru", and the
+// alternative code GB-CYM.
+func addISOCodes(d *data) {
+	var pairs [][2]string
+	if err := json.Unmarshal(isoCodes3166_2, &pairs); err != nil {
+		panic(fmt.Sprintf("geo: embedded iso-codes list: %v", err)) // a build defect, caught by every test
+	}
+	for _, p := range pairs {
+		full := strings.ToUpper(p[0])
+		country, local, ok := strings.Cut(full, "-")
+		if !ok || d.byKey[fold(country)].Code != country {
+			continue
+		}
+		keys := d.subByKey[country]
+		if keys == nil {
+			keys = map[string]Subdivision{}
+			d.subByKey[country] = keys
+		}
+		name, alt, _ := strings.Cut(p[1], " [")
+		name = strings.TrimSpace(name)
+		sd, known := keys[fold(full)]
+		if !known {
+			sd = Subdivision{Code: full, Name: name, Country: country}
+			i := sort.Search(len(d.subs[country]), func(i int) bool { return d.subs[country][i].Code >= full })
+			d.subs[country] = slices.Insert(d.subs[country], i, sd)
+		}
+		add := func(k string) {
+			if _, taken := keys[fold(k)]; k != "" && !taken {
+				keys[fold(k)] = sd
+			}
+		}
+		add(full)
+		add(local)
+		add(name)
+		// "Cymru GB-CYM]": alternative names, then an alternative code.
+		for _, part := range strings.Split(strings.TrimSuffix(alt, "]"), ";") {
+			words := strings.Fields(part)
+			if n := len(words); n > 0 && strings.HasPrefix(words[n-1], country+"-") {
+				add(words[n-1])
+				add(strings.TrimPrefix(words[n-1], country+"-"))
+				words = words[:n-1]
+			}
+			add(strings.Join(words, " "))
+		}
+	}
 }
