@@ -12,6 +12,9 @@
 set -euo pipefail
 
 CONFORMANCE_VERSION=0.1.10 # 0.1.11+ need Node 22 (fs.globSync); Debian's node is 20
+# The inspector's CLI mode (the last 1.x; 2.x needs Node 22; the separate
+# inspector-cli package does not run outside the inspector's own tree).
+INSPECTOR_VERSION=1.0.3
 # Scenarios that apply to this server: it has tools (no resources, prompts,
 # completions, logging, sampling or elicitation), and the tool scenarios
 # other than tools-list call the suite's own test tools (test_simple_text,
@@ -68,4 +71,24 @@ for s in $SCENARIOS; do
 		failed=1
 	fi
 done
+
+# The inspector CLI, as an agent developer would poke the server: list the
+# tools and call a read-only one, with the key as a bearer token.
+(cd "$work" && npm install --silent --no-audit --no-fund "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null 2>&1)
+inspect() {
+	(cd "$work" && node_modules/.bin/mcp-inspector --cli "http://127.0.0.1:$port/v1/mcp" --transport http \
+		--header "Authorization: Bearer $key" "$@" 2>&1)
+}
+if out=$(inspect --method tools/list) && grep -q '"discover_companies"' <<<"$out"; then
+	echo "inspector: tools/list lists $(grep -c '"inputSchema"' <<<"$out") tools"
+else
+	echo "mcp-conformance: inspector tools/list FAILED: $out" >&2
+	failed=1
+fi
+if out=$(inspect --method tools/call --tool-name get_usage) && grep -q '"credits_left"' <<<"$out"; then
+	echo "inspector: tools/call get_usage answered"
+else
+	echo "mcp-conformance: inspector tools/call get_usage FAILED: $out" >&2
+	failed=1
+fi
 exit $failed
