@@ -514,14 +514,17 @@ func asciiFold(s string) string {
 	return b.String()
 }
 
-var accentFolder = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// letterFolder spells out the letters that have no combining mark; a
+// Replacer is safe for concurrent use.
+var letterFolder = strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L", "đ", "d", "ı", "i", "İ", "I")
 
 // foldAccents strips combining marks ("Müller" -> "Muller") and spells out
-// the letters that have none ("ß" -> "ss", "ø" -> "o").
+// the letters that have none ("ß" -> "ss", "ø" -> "o"). A transform.Chain
+// keeps state between calls, so concurrent searches each make their own.
 func foldAccents(s string) string {
-	out, _, err := transform.String(accentFolder, s)
+	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
 	if err != nil {
 		out = s
 	}
-	return strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L", "đ", "d", "ı", "i", "İ", "I").Replace(out)
+	return letterFolder.Replace(out)
 }
