@@ -814,7 +814,9 @@ func (g *Generator) leadTitle(r *rng, ct *contactTables, label string, sizeIdx i
 // ("Müller" -> "muller", "Łukasz" -> "lukasz"), hyphens and apostrophes
 // dropped ("Jean-Baptiste" -> "jeanbaptiste", "O'Brien" -> "obrien").
 func foldName(s string) string {
-	s, _, err := transform.String(accentFolder, s)
+	// A transform.Chain keeps state between calls: one per call, since
+	// generator workers fold names concurrently.
+	s, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
 	if err != nil {
 		panic("demo: cannot fold " + s)
 	}
@@ -836,7 +838,6 @@ func foldName(s string) string {
 }
 
 var (
-	accentFolder = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	// letterFolds spell out the letters without a decomposition.
 	letterFolds = map[rune]string{'ß': "ss", 'ø': "o", 'æ': "ae", 'ł': "l", 'đ': "d", 'ı': "i", 'œ': "oe", 'ð': "d", 'þ': "th"}
 )
