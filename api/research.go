@@ -12,7 +12,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/providers/llm"
 	"github.com/openprospect/prospectd/record/domain"
@@ -146,12 +145,6 @@ func (s *Server) registerResearch(svc *integrations.Service) {
 		}
 		return &researchAcceptedOutput{Body: ResearchAccepted{TaskID: t.ID, ColumnName: task.ColumnNames(), Status: t.Status, TotalDomains: len(task.Keys)}}, nil
 	}
-	companies := func(mode string) func([]string) []store.Charge {
-		if mode == research.ModeDomain {
-			return nil
-		}
-		return account.Companies
-	}
 
 	type genIn struct{ Body genProcessBody }
 	huma.Register(s.api, huma.Operation{OperationID: "gen-process", Method: http.MethodPost, Path: "/v1/gen/process",
@@ -172,18 +165,14 @@ func (s *Server) registerResearch(svc *integrations.Service) {
 			}
 			b := in.Body
 			// Earlier findings are keyed like the records: by root domain.
-			prev := make(map[string]json.RawMessage, len(b.PreviousDiscogenData))
-			for k, v := range b.PreviousDiscogenData {
-				d, err := domain.Normalize(k)
-				if err != nil {
-					return nil, huma.Error422UnprocessableEntity(fmt.Sprintf("previous_discogen_data: key %q is not a domain", k))
-				}
-				prev[d] = v
+			prev, err := research.PreviousByDomain(b.PreviousDiscogenData)
+			if err != nil {
+				return nil, huma.Error422UnprocessableEntity("previous_discogen_data: " + err.Error())
 			}
 			b.PreviousDiscogenData = prev
 			return submit(ctx, pr, research.Request{Kind: research.KindGen, Query: b.Query, IntegrationID: b.IntegrationID, SearchProviderID: b.SearchProviderID,
 				WebSearch: b.WebSearch, SearchContextSize: b.SearchContextSize, IncludeXSearch: b.IncludeXSearch, ContextMode: mode, Keys: ds,
-				Previous: b.PreviousDiscogenData}, "gen/process", companies(mode))
+				Previous: b.PreviousDiscogenData}, "gen/process", research.Charges(research.KindGen, mode))
 		})
 
 	type personasIn struct{ Body genPersonasBody }
@@ -210,19 +199,9 @@ func (s *Server) registerResearch(svc *integrations.Service) {
 			if mode == "" {
 				mode = research.ModeProfile
 			}
-			var charge func([]string) []store.Charge
-			if mode != research.ModeNameOnly {
-				charge = func(keys []string) []store.Charge {
-					out := make([]store.Charge, len(keys))
-					for i, k := range keys {
-						out[i] = store.Charge{Kind: store.KindContact, Key: k}
-					}
-					return out
-				}
-			}
 			return submit(ctx, pr, research.Request{Kind: research.KindPersonas, Query: b.Query, IntegrationID: b.IntegrationID, SearchProviderID: b.SearchProviderID,
 				WebSearch: b.WebSearch, SearchContextSize: b.SearchContextSize, IncludeXSearch: b.IncludeXSearch, ContextMode: mode, Keys: keys,
-				Previous: b.PreviousDiscogenData}, "gen/process-personas", charge)
+				Previous: b.PreviousDiscogenData}, "gen/process-personas", research.Charges(research.KindPersonas, mode))
 		})
 
 	type icpIn struct{ Body icpBody }
@@ -244,7 +223,7 @@ func (s *Server) registerResearch(svc *integrations.Service) {
 			}
 			b := in.Body
 			return submit(ctx, pr, research.Request{Kind: research.KindICP, Query: b.ICPText, IntegrationID: b.IntegrationID, SearchProviderID: b.SearchProviderID,
-				WebSearch: b.WebSearch, ContextMode: mode, Keys: ds}, "validate/icp", companies(mode))
+				WebSearch: b.WebSearch, ContextMode: mode, Keys: ds}, "validate/icp", research.Charges(research.KindICP, mode))
 		})
 
 	type contactGenIn struct{ Body contactGenBody }

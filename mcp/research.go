@@ -146,21 +146,13 @@ func (s *Server) genRequest(ctx context.Context, c *call) (researchPlan, error) 
 		mode = research.ModeWebsite
 	}
 	// Earlier findings are keyed like the records: by root domain.
-	prev := make(map[string]json.RawMessage, len(a.Previous))
-	for k, v := range a.Previous {
-		d, err := domain.Normalize(k)
-		if err != nil {
-			return researchPlan{}, invalid("previous_discogen_data", fmt.Sprintf("key %q is not a domain", k))
-		}
-		prev[d] = v
-	}
-	var charge func([]string) []store.Charge
-	if mode != research.ModeDomain {
-		charge = account.Companies
+	prev, err := research.PreviousByDomain(a.Previous)
+	if err != nil {
+		return researchPlan{}, invalid("previous_discogen_data", err.Error())
 	}
 	return s.prepare(ctx, c, research.Request{Kind: research.KindGen, Query: a.Query, IntegrationID: a.IntegrationID, SearchProviderID: a.SearchProviderID,
 		WebSearch: a.WebSearch, SearchContextSize: a.SearchContextSize, IncludeXSearch: a.IncludeXSearch, ContextMode: mode, Keys: ds, Previous: prev},
-		"gen/process", charge)
+		"gen/process", research.Charges(research.KindGen, mode))
 }
 
 func (s *Server) personasRequest(ctx context.Context, c *call) (researchPlan, error) {
@@ -195,19 +187,9 @@ func (s *Server) personasRequest(ctx context.Context, c *call) (researchPlan, er
 	if mode == "" {
 		mode = research.ModeProfile
 	}
-	var charge func([]string) []store.Charge
-	if mode != research.ModeNameOnly {
-		charge = func(keys []string) []store.Charge {
-			out := make([]store.Charge, len(keys))
-			for i, k := range keys {
-				out[i] = store.Charge{Kind: store.KindContact, Key: k}
-			}
-			return out
-		}
-	}
 	return s.prepare(ctx, c, research.Request{Kind: research.KindPersonas, Query: a.Query, IntegrationID: a.IntegrationID, SearchProviderID: a.SearchProviderID,
 		WebSearch: a.WebSearch, SearchContextSize: a.SearchContextSize, IncludeXSearch: a.IncludeXSearch, ContextMode: mode, Keys: keys, Previous: a.Previous},
-		"gen/process-personas", charge)
+		"gen/process-personas", research.Charges(research.KindPersonas, mode))
 }
 
 type icpArgs struct {
@@ -242,12 +224,8 @@ func (s *Server) icpRequest(ctx context.Context, c *call) (researchPlan, error) 
 	if err != nil {
 		return researchPlan{}, err
 	}
-	var charge func([]string) []store.Charge
-	if a.ContextMode != research.ModeDomain {
-		charge = account.Companies
-	}
 	return s.prepare(ctx, c, research.Request{Kind: research.KindICP, Query: a.ICPText, IntegrationID: a.IntegrationID, SearchProviderID: a.SearchProviderID,
-		WebSearch: a.WebSearch, ContextMode: a.ContextMode, Keys: ds}, "validate/icp", charge)
+		WebSearch: a.WebSearch, ContextMode: a.ContextMode, Keys: ds}, "validate/icp", research.Charges(research.KindICP, a.ContextMode))
 }
 
 func (s *Server) contactGenRequest(ctx context.Context, c *call) (researchPlan, error) {
@@ -256,7 +234,7 @@ func (s *Server) contactGenRequest(ctx context.Context, c *call) (researchPlan, 
 		return researchPlan{}, err
 	}
 	return s.prepare(ctx, c, research.Request{Kind: research.KindContacts, Query: a.ICPText, IntegrationID: a.IntegrationID, SearchProviderID: a.SearchProviderID,
-		WebSearch: true, ContextMode: a.ContextMode, Keys: ds}, "contacts/discover/generate", nil)
+		WebSearch: true, ContextMode: a.ContextMode, Keys: ds}, "contacts/discover/generate", research.Charges(research.KindContacts, a.ContextMode))
 }
 
 func firstRefusal(err error) error {
