@@ -22,6 +22,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
+	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
@@ -96,6 +97,9 @@ type Deps struct {
 	// integration and research routes are served when set.
 	Integrations *integrations.Service
 	Research     *research.Pipeline
+	// Exports keeps the files of export tasks (jobs.Config.Exports); the
+	// /v1/exports routes are served when set.
+	Exports *export.Files
 }
 
 // Server is the HTTP API.
@@ -181,6 +185,7 @@ func New(d Deps) *Server {
 	s.registerLookup()
 	s.registerEmail()
 	s.registerResearch(s.registerIntegrations())
+	s.registerExports(svc)
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

@@ -7,10 +7,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -57,6 +59,11 @@ type Config struct {
 	// Research runs the research task kinds (gen, personas, ICP
 	// validation, contact generation); they are not wired when nil.
 	Research *research.Pipeline
+	// Exports keeps export files; exports are not wired when nil.
+	Exports *export.Files
+	// Saved resolves saved-query ids in export tasks; every id is unknown
+	// when nil.
+	Saved *saved.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -81,6 +88,9 @@ func New(c Config) *Runner {
 	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
 	if c.Research != nil {
 		RegisterResearch(r, c.Research)
+	}
+	if c.Exports != nil {
+		handle(r, export.Kind, (&export.Task{Files: c.Exports, SavedFor: export.Searches(c.Engine, c.Saved), Orgs: c.State, Biller: biller, Log: c.Log}).Run)
 	}
 	return r
 }

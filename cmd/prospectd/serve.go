@@ -11,6 +11,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/api"
+	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
@@ -19,6 +20,7 @@ import (
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/research"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/web"
 )
@@ -118,13 +120,19 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
 	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
+	exports := &export.Files{Dir: filepath.Join(*b.dataDir, "exports"), Log: log}
+	jc.Exports = exports
+	if ss, ok := st.(saved.Store); ok {
+		jc.Saved = saved.NewService(ss)
+	}
+	go exports.CleanLoop(ctx, time.Hour)
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, Exports: exports, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
 	if err != nil {

@@ -1,0 +1,112 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/openprospect/prospectd/index"
+)
+
+// Scans page through a request's whole ranking, past the 10,000 records a
+// page may reach, for server-side exports. The request is planned once
+// (prompt extraction, saved lists, example vectors, consensus), so every
+// page ranks by the same query; an export resumed after a restart plans
+// again from the same parameters and, on an unchanged index, continues
+// the same ranking.
+
+// ScanPage is called with each page of a scan and the offset of its first
+// record; returning false stops the scan.
+type ScanPage[T any] func(offset int, page []T) (more bool, err error)
+
+// Scan runs d from offset from in pages of page matches (d.Offset and
+// d.MaxRecords are ignored) until fn stops it or the ranking ends.
+func (s *Companies) Scan(ctx context.Context, d Discover, from, page int, fn ScanPage[Match]) error {
+	if page < 1 || from < 0 {
+		return fmt.Errorf("discover scan: %w: page %d from %d", index.ErrInvalid, page, from)
+	}
+	pl, err := s.plan(ctx, &d)
+	if err != nil {
+		return err
+	}
+	for off := from; ; off += page {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		search := index.Search{Filter: pl.filter, Offset: off, Limit: page, MinSimilarity: -2}
+		if pl.vector != nil {
+			search.Vector = pl.vector
+			search.MinSimilarity = pl.minSim
+		}
+		res, err := s.Engine.SearchCompanies(ctx, search)
+		if err != nil {
+			return fmt.Errorf("discover scan at %d: %w", off, err)
+		}
+		ms := make([]Match, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			m := Match{Company: h.Company}
+			if pl.vector != nil {
+				m.Similarity = Similarity(h.Similarity)
+			}
+			if d.Enhanced {
+				m.Reasons = reasons(h.Company, pl.queryTerms, pl.queryIndustries)
+			}
+			ms = append(ms, m)
+		}
+		// The total, not a short page, ends the ranking: a page is short
+		// too when a company was deleted between ranking and reading.
+		last := off+page >= res.Total
+		if len(ms) > 0 || last {
+			more, err := fn(off, ms)
+			if err != nil || !more {
+				return err
+			}
+		}
+		if last {
+			return nil
+		}
+	}
+}
+
+// Scan runs contact discovery d from offset from in pages of page
+// contacts, without the per-company and company caps (d's paging and caps
+// are ignored): every matching contact once, in rank order, each page
+// grouped by company as a page of discovery is.
+func (s *ContactService) Scan(ctx context.Context, d ContactDiscover, from, page int, fn ScanPage[ContactMatch]) error {
+	if page < 1 || from < 0 {
+		return fmt.Errorf("contact scan: %w: page %d from %d", index.ErrInvalid, page, from)
+	}
+	pl, err := s.plan(ctx, &d)
+	if err != nil {
+		return err
+	}
+	for off := from; ; off += page {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{Filter: pl.filter, Vector: pl.vector, MinSimilarity: -2,
+			Offset: off, Limit: page})
+		if err != nil {
+			return fmt.Errorf("contact scan at %d: %w", off, err)
+		}
+		ms := make([]ContactMatch, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			m := ContactMatch{Contact: h.Contact}
+			if pl.vector != nil {
+				sim := int(math.Round(Similarity(h.Similarity)))
+				m.Similarity = &sim
+			}
+			ms = append(ms, m)
+		}
+		last := off+page >= res.Total
+		if len(ms) > 0 || last {
+			more, err := fn(off, ms)
+			if err != nil || !more {
+				return err
+			}
+		}
+		if last {
+			return nil
+		}
+	}
+}
