@@ -18,6 +18,7 @@ import (
 	"github.com/openprospect/prospectd/index/enginetest"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -94,8 +95,12 @@ func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 func newServer(d Deps) *Server {
 	if d.Tasks == nil {
 		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
-		d.Tasks = jobs.New(jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
-			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research})
+		jc := jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
+			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research, Exports: d.Exports}
+		if ss, ok := d.Store.(saved.Store); ok {
+			jc.Saved = saved.NewService(ss)
+		}
+		d.Tasks = jobs.New(jc)
 	}
 	if d.Email == nil {
 		var err error

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -149,6 +150,7 @@ type writer struct {
 	cells          []string
 	decoded        map[string]json.RawMessage
 	checkpointPath string
+	enc            bytes.Buffer
 }
 
 // open prepares the files of task id, continuing from its checkpoint.
@@ -210,15 +212,19 @@ func (w *writer) close() {
 	}
 }
 
-// row appends one record.
+// row appends one record. JSON is written without HTML escaping ("&",
+// "<" stay as they are), as a file for people and spreadsheets wants it.
 func (w *writer) row(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	w.enc.Reset()
+	e := json.NewEncoder(&w.enc)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
 		return fmt.Errorf("export row: %w", err)
 	}
+	b := w.enc.Bytes() // one line, newline included
 	if w.csv == nil {
-		w.buf.Write(b)
-		return w.buf.WriteByte('\n')
+		_, err := w.buf.Write(b)
+		return err
 	}
 	if w.headerPending {
 		if err := w.csv.Write(w.columns); err != nil {
