@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/email"
+	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
@@ -82,7 +83,7 @@ func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := Deps{Engine: eng, Store: st, Log: zerolog.Nop()}
+	d := Deps{Engine: eng, Store: st, Log: zerolog.Nop(), Exports: &export.Files{Dir: filepath.Join(dir, "exports")}}
 	if configure != nil {
 		configure(&d)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/pb33f/libopenapi-validator/schema_validation"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/query"
 )
 
@@ -290,6 +291,8 @@ func TestOpenAPIDeclaresEveryParameter(t *testing.T) {
 		{"GET", "/v1/count", query.DiscoverTable},
 		{"GET", "/v1/contacts", query.ContactTable},
 		{"GET", "/v1/contacts/count", query.ContactTable},
+		{"POST", "/v1/exports/discover", export.DiscoverTable},
+		{"POST", "/v1/exports/contacts", export.ContactTable},
 	} {
 		got := queryNames(doc.operation(t, tc.method, tc.path))
 		if want := sorted(tc.table); !slices.Equal(got, want) {

@@ -645,6 +645,27 @@ func (e FilterIndustry) Valid() bool {
 	}
 }
 
+// Defines values for Format.
+const (
+	Csv   Format = "csv"
+	Jsonl Format = "jsonl"
+	Xlsx  Format = "xlsx"
+)
+
+// Valid indicates whether the value is a known member of the Format enum.
+func (e Format) Valid() bool {
+	switch e {
+	case Csv:
+		return true
+	case Jsonl:
+		return true
+	case Xlsx:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HealthBodyStatus.
 const (
 	HealthBodyStatusDegraded HealthBodyStatus = "degraded"
@@ -999,6 +1020,33 @@ func (e Social) Valid() bool {
 	case Yelp:
 		return true
 	case Youtube:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TaskStatusBodyStatus.
+const (
+	TaskStatusBodyStatusCancelled  TaskStatusBodyStatus = "cancelled"
+	TaskStatusBodyStatusCancelling TaskStatusBodyStatus = "cancelling"
+	TaskStatusBodyStatusCompleted  TaskStatusBodyStatus = "completed"
+	TaskStatusBodyStatusFailed     TaskStatusBodyStatus = "failed"
+	TaskStatusBodyStatusInProgress TaskStatusBodyStatus = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the TaskStatusBodyStatus enum.
+func (e TaskStatusBodyStatus) Valid() bool {
+	switch e {
+	case TaskStatusBodyStatusCancelled:
+		return true
+	case TaskStatusBodyStatusCancelling:
+		return true
+	case TaskStatusBodyStatusCompleted:
+		return true
+	case TaskStatusBodyStatusFailed:
+		return true
+	case TaskStatusBodyStatusInProgress:
 		return true
 	default:
 		return false
@@ -1857,6 +1905,9 @@ type FeedbackResult struct {
 // FilterIndustry defines model for FilterIndustry.
 type FilterIndustry string
 
+// Format defines model for Format.
+type Format string
+
 // Found defines model for Found.
 type Found struct {
 	Email    string `json:"email"`
@@ -2296,6 +2347,20 @@ type TaskAccepted struct {
 	Status string `json:"status"`
 	TaskId string `json:"task_id"`
 }
+
+// TaskStatusBody defines model for TaskStatusBody.
+type TaskStatusBody struct {
+	Error *string `json:"error,omitempty"`
+
+	// Progress 0-100
+	Progress int64                `json:"progress"`
+	Results  interface{}          `json:"results,omitempty"`
+	Status   TaskStatusBodyStatus `json:"status"`
+	TaskId   string               `json:"task_id"`
+}
+
+// TaskStatusBodyStatus defines model for TaskStatusBody.Status.
+type TaskStatusBodyStatus string
 
 // UsageBody defines model for UsageBody.
 type UsageBody struct {
@@ -2973,6 +3038,260 @@ type DiscoverParams struct {
 
 	// AutoPhraseMatch Derive phrase matches from the ICP text (kept only when they occur in the index).
 	AutoPhraseMatch *bool `form:"auto_phrase_match,omitempty" json:"auto_phrase_match,omitempty"`
+}
+
+// ExportContactsParams defines parameters for ExportContacts.
+type ExportContactsParams struct {
+	// PersonaId Contact ids to search like (similarity mode), up to 10; positive integers. Repeat the parameter or separate values with commas.
+	PersonaId *[]int64 `form:"persona_id,omitempty" json:"persona_id,omitempty"`
+
+	// IcpPrompt Natural-language ICP (max 4000 chars): filters (seniority, department, industry, country, employee range, title keywords) are extracted from it; when it needs company signals, company discovery runs first.
+	IcpPrompt *string `form:"icp_prompt,omitempty" json:"icp_prompt,omitempty"`
+
+	// IcpText Semantic matching text (similarity mode); no filters are extracted.
+	IcpText *string `form:"icp_text,omitempty" json:"icp_text,omitempty"`
+
+	// Domain Limit to contacts at these domains, max 100. Repeat the parameter or separate values with commas.
+	Domain *[]string `form:"domain,omitempty" json:"domain,omitempty"`
+
+	// InclusionQueryId Saved queries to scope to (404 for an unknown id). Repeat the parameter or separate values with commas.
+	InclusionQueryId *[]string `form:"inclusion_query_id,omitempty" json:"inclusion_query_id,omitempty"`
+
+	// ExclusionQueryId Saved queries to exclude (404 for an unknown id). Repeat the parameter or separate values with commas.
+	ExclusionQueryId *[]string `form:"exclusion_query_id,omitempty" json:"exclusion_query_id,omitempty"`
+
+	// Seniority Seniority levels (any of them); case-insensitive. Repeat the parameter or separate values with commas.
+	Seniority *[]Seniority `form:"seniority,omitempty" json:"seniority,omitempty"`
+
+	// NegateSeniority Seniority levels to exclude. Repeat the parameter or separate values with commas.
+	NegateSeniority *[]Seniority `form:"negate_seniority,omitempty" json:"negate_seniority,omitempty"`
+
+	// Department Canonical departments (exact, case-sensitive); any other value is a 422. Repeat the parameter for several values.
+	Department *[]Department `form:"department,omitempty" json:"department,omitempty"`
+
+	// NegateDepartment Canonical departments to exclude. Repeat the parameter for several values.
+	NegateDepartment *[]Department `form:"negate_department,omitempty" json:"negate_department,omitempty"`
+
+	// Skills Skills (any of them), max 100. Repeat the parameter for several values.
+	Skills *[]string `form:"skills,omitempty" json:"skills,omitempty"`
+
+	// Name Partial match on the contact's name, 2-200 chars.
+	Name *string `form:"name,omitempty" json:"name,omitempty"`
+
+	// Title Title terms, max 50: each item a separate term; quoted phrases; a '+' prefix marks a required term; C-suite acronyms and spelled-out forms expand to each other. Repeat the parameter for several values.
+	Title *[]string `form:"title,omitempty" json:"title,omitempty"`
+
+	// NegateTitle Title terms to exclude; same syntax. Repeat the parameter for several values.
+	NegateTitle *[]string `form:"negate_title,omitempty" json:"negate_title,omitempty"`
+
+	// Summary Semantic match on the profile summary (similarity mode), 3-4000 chars.
+	Summary *string `form:"summary,omitempty" json:"summary,omitempty"`
+
+	// NegateSummary Summary text to push results away from, 3-4000 chars.
+	NegateSummary *string `form:"negate_summary,omitempty" json:"negate_summary,omitempty"`
+
+	// PersonCountry Contact's country: ISO-3166-1 alpha-2 codes, names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). Repeat the parameter or separate values with commas.
+	PersonCountry *[]string `form:"person_country,omitempty" json:"person_country,omitempty"`
+
+	// NegatePersonCountry Contact countries or regions to exclude. Repeat the parameter or separate values with commas.
+	NegatePersonCountry *[]string `form:"negate_person_country,omitempty" json:"negate_person_country,omitempty"`
+
+	// PersonState Contact's subdivision (ISO 3166-2 code or name); only with a single person_country. Repeat the parameter for several values.
+	PersonState *[]string `form:"person_state,omitempty" json:"person_state,omitempty"`
+
+	// HasEmail Only contacts with an email address.
+	HasEmail *bool `form:"has_email,omitempty" json:"has_email,omitempty"`
+
+	// EmailValidated Only contacts whose address passed the SMTP check.
+	EmailValidated *bool `form:"email_validated,omitempty" json:"email_validated,omitempty"`
+
+	// HasPhone Only contacts with a phone number.
+	HasPhone *bool `form:"has_phone,omitempty" json:"has_phone,omitempty"`
+
+	// HasMobile Only contacts with a mobile number.
+	HasMobile *bool `form:"has_mobile,omitempty" json:"has_mobile,omitempty"`
+
+	// HasLinkedin Only contacts with a LinkedIn profile.
+	HasLinkedin *bool `form:"has_linkedin,omitempty" json:"has_linkedin,omitempty"`
+
+	// MinConnections Lowest LinkedIn connection count.
+	MinConnections *int64 `form:"min_connections,omitempty" json:"min_connections,omitempty"`
+
+	// JobstartDate YYYY-MM-DD (started on or after) or YYYY-MM-DD,YYYY-MM-DD; contacts without a known start date are excluded.
+	JobstartDate *string `form:"jobstart_date,omitempty" json:"jobstart_date,omitempty"`
+
+	// FilterIndustry Employer industries (any of them). Repeat the parameter or separate values with commas.
+	FilterIndustry *[]FilterIndustry `form:"filter_industry,omitempty" json:"filter_industry,omitempty"`
+
+	// NegateFilterIndustry Employer industries to exclude. Repeat the parameter or separate values with commas.
+	NegateFilterIndustry *[]FilterIndustry `form:"negate_filter_industry,omitempty" json:"negate_filter_industry,omitempty"`
+
+	// FilterCountry Employer countries or regions. Repeat the parameter or separate values with commas.
+	FilterCountry *[]string `form:"filter_country,omitempty" json:"filter_country,omitempty"`
+
+	// NegateFilterCountry Employer countries or regions to exclude. Repeat the parameter or separate values with commas.
+	NegateFilterCountry *[]string `form:"negate_filter_country,omitempty" json:"negate_filter_country,omitempty"`
+
+	// FilterState Employer subdivisions; only with a single filter_country. Repeat the parameter for several values.
+	FilterState *[]string `form:"filter_state,omitempty" json:"filter_state,omitempty"`
+
+	// NegateFilterState Employer subdivisions to exclude; only with a single filter_country. Repeat the parameter for several values.
+	NegateFilterState *[]string `form:"negate_filter_state,omitempty" json:"negate_filter_state,omitempty"`
+
+	// EmployeeRange Employer head count min,max ('50,' is 50 and above). Unparseable values are ignored.
+	EmployeeRange *string `form:"employee_range,omitempty" json:"employee_range,omitempty"`
+
+	// RevenueRange Deprecated: accepted and ignored (filter revenue in company discovery and pass the domains).
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	RevenueRange *string `form:"revenue_range,omitempty" json:"revenue_range,omitempty"`
+
+	// Revenue Deprecated: accepted and ignored.
+	// Deprecated: this property has been marked as deprecated upstream, but no `x-deprecated-reason` was set
+	Revenue *string `form:"revenue,omitempty" json:"revenue,omitempty"`
+
+	// IncludeSearchContacts Include the persona_id inputs in the results.
+	IncludeSearchContacts *bool `form:"include_search_contacts,omitempty" json:"include_search_contacts,omitempty"`
+
+	// Consensus Number of top results used to refine the search vector.
+	Consensus *int64 `form:"consensus,omitempty" json:"consensus,omitempty"`
+
+	// Format File format: csv (header row; lists and objects as JSON text), jsonl (one JSON object per line) or xlsx (one sheet).
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// MaxRecords Most records to export, 1-1,000,000.
+	MaxRecords *int64 `form:"max_records,omitempty" json:"max_records,omitempty"`
+}
+
+// ExportDiscoverParams defines parameters for ExportDiscover.
+type ExportDiscoverParams struct {
+	// IcpPrompt Natural-language request (max 4000 chars). Filters, an ICP text and lookalike examples are extracted from it; explicit parameters win over extracted ones. Overrides auto_icp_text and auto_phrase_match.
+	IcpPrompt *string `form:"icp_prompt,omitempty" json:"icp_prompt,omitempty"`
+
+	// Domain Lookalike example domains, max 10. Repeat the parameter or separate values with commas.
+	Domain *[]string `form:"domain,omitempty" json:"domain,omitempty"`
+
+	// NegateDomain Domains to push results away from, max 10; needs domain, icp_text or icp_prompt. Repeat the parameter or separate values with commas.
+	NegateDomain *[]string `form:"negate_domain,omitempty" json:"negate_domain,omitempty"`
+
+	// IcpText Description of the ideal customer, 3-4000 chars; empty is treated as omitted.
+	IcpText *string `form:"icp_text,omitempty" json:"icp_text,omitempty"`
+
+	// NegateIcpText Description to push results away from, 3-4000 chars; needs domain, icp_text or icp_prompt.
+	NegateIcpText *string `form:"negate_icp_text,omitempty" json:"negate_icp_text,omitempty"`
+
+	// PhraseMatch Exact fragments of site text or description (any of them), max 20, each >= 3 chars; commas are part of a phrase. Repeat the parameter for several values.
+	PhraseMatch *[]string `form:"phrase_match,omitempty" json:"phrase_match,omitempty"`
+
+	// NegatePhraseMatch Fragments none of the results may contain; same limits. Repeat the parameter for several values.
+	NegatePhraseMatch *[]string `form:"negate_phrase_match,omitempty" json:"negate_phrase_match,omitempty"`
+
+	// Country ISO-3166-1 alpha-2 codes, country names or region codes (ANZ, APAC, ASEAN, BENELUX, CEE, DACH, EMEA, EU, GCC, LATAM, MENA, NORDICS). Repeat the parameter or separate values with commas.
+	Country *[]string `form:"country,omitempty" json:"country,omitempty"`
+
+	// NegateCountry Countries or regions to exclude. Repeat the parameter or separate values with commas.
+	NegateCountry *[]string `form:"negate_country,omitempty" json:"negate_country,omitempty"`
+
+	// State ISO 3166-2 codes or names, max 100; only with a single country (full codes such as US-CA imply it). A value that is not one subdivision is split on commas. Repeat the parameter for several values.
+	State *[]string `form:"state,omitempty" json:"state,omitempty"`
+
+	// NegateState Subdivisions to exclude; same rules as state. Repeat the parameter for several values.
+	NegateState *[]string `form:"negate_state,omitempty" json:"negate_state,omitempty"`
+
+	// MinDigitalFootprint Lowest digital-footprint score; must not exceed max_digital_footprint. With start_date, capped at the score the top 1% of companies of that age reach.
+	MinDigitalFootprint *int64 `form:"min_digital_footprint,omitempty" json:"min_digital_footprint,omitempty"`
+
+	// MaxDigitalFootprint Highest digital-footprint score.
+	MaxDigitalFootprint *int64 `form:"max_digital_footprint,omitempty" json:"max_digital_footprint,omitempty"`
+
+	// StartDate YYYY-MM-DD (started on or after) or YYYY-MM-DD,YYYY-MM-DD (inclusive; either side may be empty).
+	StartDate *string `form:"start_date,omitempty" json:"start_date,omitempty"`
+
+	// Category Industry labels (any of them); case, spaces and hyphens are normalized. Repeat the parameter or separate values with commas.
+	Category *[]Category `form:"category,omitempty" json:"category,omitempty"`
+
+	// NegateCategory Industry labels to exclude. Repeat the parameter or separate values with commas.
+	NegateCategory *[]Category `form:"negate_category,omitempty" json:"negate_category,omitempty"`
+
+	// EmployeeRange min,max head count; '50,' is 50 and above, ',50' 50 and below. Unparseable values are ignored.
+	EmployeeRange *string `form:"employee_range,omitempty" json:"employee_range,omitempty"`
+
+	// RevenueRange min,max annual revenue in USD; a '+' suffix on max means unbounded. Unknown revenue is included when the range reaches below 1M. Unparseable values are ignored.
+	RevenueRange *string `form:"revenue_range,omitempty" json:"revenue_range,omitempty"`
+
+	// BusinessModel Business models (any of them); case-insensitive. Repeat the parameter or separate values with commas.
+	BusinessModel *[]BusinessModel `form:"business_model,omitempty" json:"business_model,omitempty"`
+
+	// NegateBusinessModel Business models to exclude. Repeat the parameter or separate values with commas.
+	NegateBusinessModel *[]BusinessModel `form:"negate_business_model,omitempty" json:"negate_business_model,omitempty"`
+
+	// Social Social networks the company must have a profile on (any of them); case-insensitive. Repeat the parameter or separate values with commas.
+	Social *[]Social `form:"social,omitempty" json:"social,omitempty"`
+
+	// NegateSocial Social networks the company must not be on. Repeat the parameter or separate values with commas.
+	NegateSocial *[]Social `form:"negate_social,omitempty" json:"negate_social,omitempty"`
+
+	// Language 2-letter ISO 639-1 site language codes (any of them). Repeat the parameter or separate values with commas.
+	Language *[]string `form:"language,omitempty" json:"language,omitempty"`
+
+	// NegateLanguage Site languages to exclude. Repeat the parameter or separate values with commas.
+	NegateLanguage *[]string `form:"negate_language,omitempty" json:"negate_language,omitempty"`
+
+	// Redirect Include domains that redirect to another domain.
+	Redirect *bool `form:"redirect,omitempty" json:"redirect,omitempty"`
+
+	// ExcludeLeadgen Exclude suspected lead-generation sites (score below 100 and no phone, email or social profile).
+	ExcludeLeadgen *bool `form:"exclude_leadgen,omitempty" json:"exclude_leadgen,omitempty"`
+
+	// TechStack Technology vendor domains (any of them), max 20; results then carry vendors. Repeat the parameter or separate values with commas.
+	TechStack *[]string `form:"tech_stack,omitempty" json:"tech_stack,omitempty"`
+
+	// NegateTechStack Vendor domains to exclude, max 20. Repeat the parameter or separate values with commas.
+	NegateTechStack *[]string `form:"negate_tech_stack,omitempty" json:"negate_tech_stack,omitempty"`
+
+	// Subdomain Subdomain labels (any of them), max 20, each >= 3 chars. Repeat the parameter or separate values with commas.
+	Subdomain *[]string `form:"subdomain,omitempty" json:"subdomain,omitempty"`
+
+	// NegateSubdomain Subdomain labels to exclude; same limits. Repeat the parameter or separate values with commas.
+	NegateSubdomain *[]string `form:"negate_subdomain,omitempty" json:"negate_subdomain,omitempty"`
+
+	// InclusionQueryId Limit results to the domains of saved queries (404 for an unknown id). Repeat the parameter or separate values with commas.
+	InclusionQueryId *[]string `form:"inclusion_query_id,omitempty" json:"inclusion_query_id,omitempty"`
+
+	// ExclusionQueryId Exclude the domains of saved queries (404 for an unknown id). Repeat the parameter or separate values with commas.
+	ExclusionQueryId *[]string `form:"exclusion_query_id,omitempty" json:"exclusion_query_id,omitempty"`
+
+	// ExcludeDomain Domains to leave out of the results, max 100; does not change lookalike matching. Repeat the parameter or separate values with commas.
+	ExcludeDomain *[]string `form:"exclude_domain,omitempty" json:"exclude_domain,omitempty"`
+
+	// MinSimilarity Lowest similarity (0-100) of a result.
+	MinSimilarity *int64 `form:"min_similarity,omitempty" json:"min_similarity,omitempty"`
+
+	// Consensus Refine the query with its top N results' vectors; higher is broader.
+	Consensus *int64 `form:"consensus,omitempty" json:"consensus,omitempty"`
+
+	// Variance How far below the best match results may fall: LOW 5, MID_LOW 10, MEDIUM 20, MID_HIGH 30, HIGH 45 similarity points; UNRESTRICTED no limit. Case-insensitive.
+	Variance *Variance `form:"variance,omitempty" json:"variance,omitempty"`
+
+	// IncludeSearchDomains Include the example domains in the results.
+	IncludeSearchDomains *bool `form:"include_search_domains,omitempty" json:"include_search_domains,omitempty"`
+
+	// Enhanced Add match_reasons to each result: the keywords and industries it shares with the search.
+	Enhanced *bool `form:"enhanced,omitempty" json:"enhanced,omitempty"`
+
+	// Retrieval Add site_text, the text retrieved from each company's pages.
+	Retrieval *bool `form:"retrieval,omitempty" json:"retrieval,omitempty"`
+
+	// AutoIcpText Write an ICP text from the example domains' keywords and industries and search with it too.
+	AutoIcpText *bool `form:"auto_icp_text,omitempty" json:"auto_icp_text,omitempty"`
+
+	// AutoPhraseMatch Derive phrase matches from the ICP text (kept only when they occur in the index).
+	AutoPhraseMatch *bool `form:"auto_phrase_match,omitempty" json:"auto_phrase_match,omitempty"`
+
+	// Format File format: csv (header row; lists and objects as JSON text), jsonl (one JSON object per line) or xlsx (one sheet).
+	Format *Format `form:"format,omitempty" json:"format,omitempty"`
+
+	// MaxRecords Most records to export, 1-1,000,000.
+	MaxRecords *int64 `form:"max_records,omitempty" json:"max_records,omitempty"`
 }
 
 // GrowthParams defines parameters for Growth.
@@ -4737,6 +5056,34 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
 	EmailVerify(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ExportContacts Export contact search results
+	//
+	// Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
+	//
+	// Corresponds with POST /v1/exports/contacts (the `ExportContacts` operationId).
+	ExportContacts(ctx context.Context, params *ExportContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportDiscover Export discovery results
+	//
+	// Queues a task that writes every company a discovery search matches — past the 10,000 a page can reach, up to max_records — to a CSV, JSONL or XLSX file, billed as the pages would be (one credit per company not billed in the last 90 days; when the credits run out the file stops there and the task says so). Takes the parameters of GET /v1/discover without max_records/offset, plus format and max_records. Poll GET /v1/exports/{task_id}; download GET /v1/exports/{task_id}/file.
+	//
+	// Corresponds with POST /v1/exports/discover (the `ExportDiscover` operationId).
+	ExportDiscover(ctx context.Context, params *ExportDiscoverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportStatus Export status
+	//
+	// Status and progress of an export; when completed, the file's size, record count, credits billed and download path.
+	//
+	// Corresponds with GET /v1/exports/{task_id} (the `ExportStatus` operationId).
+	ExportStatus(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportFile Download an export
+	//
+	// The file of a completed export, streamed from disk (CSV, JSONL or XLSX as requested). 409 while the export runs, 410 once its retention period has passed.
+	//
+	// Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
+	ExportFile(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Growth Quarterly footprint history of domains
 	//
 	// The growth dataset of append: score_YYYYqN and subdomains_YYYYqN for the quarters the rows' histories cover, then score_growth_3m and subdomain_growth_3m (percent). Billed one record per domain with a history, every time. One row per distinct domain, in request order, with the fields append returns for the dataset (unprefixed); an unindexed domain has null fields.
@@ -5407,6 +5754,74 @@ func (c *Client) EmailVerifyWithBody(ctx context.Context, contentType string, bo
 // Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
 func (c *Client) EmailVerify(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEmailVerifyRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportContacts Export contact search results
+//
+// Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
+//
+// Corresponds with POST /v1/exports/contacts (the `ExportContacts` operationId).
+func (c *Client) ExportContacts(ctx context.Context, params *ExportContactsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportContactsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportDiscover Export discovery results
+//
+// Queues a task that writes every company a discovery search matches — past the 10,000 a page can reach, up to max_records — to a CSV, JSONL or XLSX file, billed as the pages would be (one credit per company not billed in the last 90 days; when the credits run out the file stops there and the task says so). Takes the parameters of GET /v1/discover without max_records/offset, plus format and max_records. Poll GET /v1/exports/{task_id}; download GET /v1/exports/{task_id}/file.
+//
+// Corresponds with POST /v1/exports/discover (the `ExportDiscover` operationId).
+func (c *Client) ExportDiscover(ctx context.Context, params *ExportDiscoverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportDiscoverRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportStatus Export status
+//
+// Status and progress of an export; when completed, the file's size, record count, credits billed and download path.
+//
+// Corresponds with GET /v1/exports/{task_id} (the `ExportStatus` operationId).
+func (c *Client) ExportStatus(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportStatusRequest(c.Server, taskId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportFile Download an export
+//
+// The file of a completed export, streamed from disk (CSV, JSONL or XLSX as requested). 409 while the export runs, 410 once its retention period has passed.
+//
+// Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
+func (c *Client) ExportFile(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportFileRequest(c.Server, taskId)
 	if err != nil {
 		return nil, err
 	}
@@ -8964,6 +9379,1142 @@ func NewEmailVerifyRequestWithBody(server string, contentType string, body io.Re
 	return req, nil
 }
 
+// NewExportContactsRequest constructs an http.Request for the ExportContacts method
+func NewExportContactsRequest(server string, params *ExportContactsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/exports/contacts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.PersonaId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "persona_id", *params.PersonaId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IcpPrompt != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "icp_prompt", *params.IcpPrompt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IcpText != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "icp_text", *params.IcpText, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Domain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "domain", *params.Domain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.InclusionQueryId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "inclusion_query_id", *params.InclusionQueryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ExclusionQueryId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclusion_query_id", *params.ExclusionQueryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Seniority != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seniority", *params.Seniority, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateSeniority != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_seniority", *params.NegateSeniority, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Department != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "department", *params.Department, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateDepartment != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_department", *params.NegateDepartment, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Skills != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skills", *params.Skills, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Name != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "name", *params.Name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Title != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "title", *params.Title, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateTitle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_title", *params.NegateTitle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Summary != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "summary", *params.Summary, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateSummary != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "negate_summary", *params.NegateSummary, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PersonCountry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "person_country", *params.PersonCountry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegatePersonCountry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_person_country", *params.NegatePersonCountry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PersonState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "person_state", *params.PersonState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.HasEmail != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "has_email", *params.HasEmail, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EmailValidated != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "email_validated", *params.EmailValidated, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.HasPhone != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "has_phone", *params.HasPhone, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.HasMobile != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "has_mobile", *params.HasMobile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.HasLinkedin != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "has_linkedin", *params.HasLinkedin, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinConnections != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "min_connections", *params.MinConnections, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.JobstartDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "jobstart_date", *params.JobstartDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FilterIndustry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "filter_industry", *params.FilterIndustry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateFilterIndustry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_filter_industry", *params.NegateFilterIndustry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FilterCountry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "filter_country", *params.FilterCountry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateFilterCountry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_filter_country", *params.NegateFilterCountry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FilterState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "filter_state", *params.FilterState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateFilterState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_filter_state", *params.NegateFilterState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EmployeeRange != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "employee_range", *params.EmployeeRange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.RevenueRange != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "revenue_range", *params.RevenueRange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Revenue != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "revenue", *params.Revenue, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IncludeSearchContacts != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "include_search_contacts", *params.IncludeSearchContacts, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Consensus != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "consensus", *params.Consensus, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MaxRecords != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "max_records", *params.MaxRecords, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportDiscoverRequest constructs an http.Request for the ExportDiscover method
+func NewExportDiscoverRequest(server string, params *ExportDiscoverParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/exports/discover")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.IcpPrompt != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "icp_prompt", *params.IcpPrompt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Domain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "domain", *params.Domain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateDomain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_domain", *params.NegateDomain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IcpText != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "icp_text", *params.IcpText, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateIcpText != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "negate_icp_text", *params.NegateIcpText, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PhraseMatch != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "phrase_match", *params.PhraseMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegatePhraseMatch != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_phrase_match", *params.NegatePhraseMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Country != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "country", *params.Country, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateCountry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_country", *params.NegateCountry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.State != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "state", *params.State, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_state", *params.NegateState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinDigitalFootprint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "min_digital_footprint", *params.MinDigitalFootprint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MaxDigitalFootprint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "max_digital_footprint", *params.MaxDigitalFootprint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "start_date", *params.StartDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateCategory != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_category", *params.NegateCategory, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EmployeeRange != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "employee_range", *params.EmployeeRange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.RevenueRange != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "revenue_range", *params.RevenueRange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.BusinessModel != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "business_model", *params.BusinessModel, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateBusinessModel != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_business_model", *params.NegateBusinessModel, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Social != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "social", *params.Social, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateSocial != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_social", *params.NegateSocial, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Language != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "language", *params.Language, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_language", *params.NegateLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Redirect != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "redirect", *params.Redirect, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ExcludeLeadgen != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "exclude_leadgen", *params.ExcludeLeadgen, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TechStack != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tech_stack", *params.TechStack, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateTechStack != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_tech_stack", *params.NegateTechStack, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Subdomain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "subdomain", *params.Subdomain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.NegateSubdomain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "negate_subdomain", *params.NegateSubdomain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.InclusionQueryId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "inclusion_query_id", *params.InclusionQueryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ExclusionQueryId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclusion_query_id", *params.ExclusionQueryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ExcludeDomain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclude_domain", *params.ExcludeDomain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinSimilarity != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "min_similarity", *params.MinSimilarity, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Consensus != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "consensus", *params.Consensus, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Variance != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "variance", *params.Variance, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IncludeSearchDomains != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "include_search_domains", *params.IncludeSearchDomains, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Enhanced != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "enhanced", *params.Enhanced, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Retrieval != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "retrieval", *params.Retrieval, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AutoIcpText != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "auto_icp_text", *params.AutoIcpText, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AutoPhraseMatch != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "auto_phrase_match", *params.AutoPhraseMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MaxRecords != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "max_records", *params.MaxRecords, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportStatusRequest constructs an http.Request for the ExportStatus method
+func NewExportStatusRequest(server string, taskId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "task_id", taskId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/exports/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportFileRequest constructs an http.Request for the ExportFile method
+func NewExportFileRequest(server string, taskId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "task_id", taskId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/exports/%s/file", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGrowthRequest constructs an http.Request for the Growth method
 func NewGrowthRequest(server string, params *GrowthParams) (*http.Request, error) {
 	var err error
@@ -10357,6 +11908,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
 	EmailVerifyWithResponse(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailVerifyResponse, error)
+
+	// ExportContactsWithResponse Export contact search results
+	//
+	// Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/exports/contacts (the `ExportContacts` operationId).
+	ExportContactsWithResponse(ctx context.Context, params *ExportContactsParams, reqEditors ...RequestEditorFn) (*ExportContactsResponse, error)
+
+	// ExportDiscoverWithResponse Export discovery results
+	//
+	// Queues a task that writes every company a discovery search matches — past the 10,000 a page can reach, up to max_records — to a CSV, JSONL or XLSX file, billed as the pages would be (one credit per company not billed in the last 90 days; when the credits run out the file stops there and the task says so). Takes the parameters of GET /v1/discover without max_records/offset, plus format and max_records. Poll GET /v1/exports/{task_id}; download GET /v1/exports/{task_id}/file.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/exports/discover (the `ExportDiscover` operationId).
+	ExportDiscoverWithResponse(ctx context.Context, params *ExportDiscoverParams, reqEditors ...RequestEditorFn) (*ExportDiscoverResponse, error)
+
+	// ExportStatusWithResponse Export status
+	//
+	// Status and progress of an export; when completed, the file's size, record count, credits billed and download path.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/exports/{task_id} (the `ExportStatus` operationId).
+	ExportStatusWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*ExportStatusResponse, error)
+
+	// ExportFileWithResponse Download an export
+	//
+	// The file of a completed export, streamed from disk (CSV, JSONL or XLSX as requested). 409 while the export runs, 410 once its retention period has passed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
+	ExportFileWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*ExportFileResponse, error)
 
 	// GrowthWithResponse Quarterly footprint history of domains
 	//
@@ -12356,6 +13943,345 @@ func (r EmailVerifyResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r EmailVerifyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ExportContactsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *TaskAccepted
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ErrorModel
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r ExportContactsResponse) GetJSON202() *TaskAccepted {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportContactsResponse) GetApplicationproblemJSON503() *ErrorModel {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportContactsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportContactsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportContactsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportContactsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ExportDiscoverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *TaskAccepted
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ErrorModel
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ErrorModel
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r ExportDiscoverResponse) GetJSON202() *TaskAccepted {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON400() *ErrorModel {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportDiscoverResponse) GetApplicationproblemJSON503() *ErrorModel {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportDiscoverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportDiscoverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportDiscoverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportDiscoverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ExportStatusResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TaskStatusBody
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ExportStatusResponse) GetJSON200() *TaskStatusBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportStatusResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportStatusResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportStatusResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportStatusResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportStatusResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportStatusResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportStatusResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportStatusResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ExportFileResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ErrorModel
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportFileResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportFileResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ExportFileResponse) GetApplicationproblemJSON409() *ErrorModel {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r ExportFileResponse) GetApplicationproblemJSON410() *ErrorModel {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportFileResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportFileResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportFileResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportFileResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportFileResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportFileResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14632,6 +16558,66 @@ func (c *ClientWithResponses) EmailVerifyWithResponse(ctx context.Context, body 
 	return ParseEmailVerifyResponse(rsp)
 }
 
+// ExportContactsWithResponse Export contact search results
+//
+// Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/exports/contacts (the `ExportContacts` operationId).
+func (c *ClientWithResponses) ExportContactsWithResponse(ctx context.Context, params *ExportContactsParams, reqEditors ...RequestEditorFn) (*ExportContactsResponse, error) {
+	rsp, err := c.ExportContacts(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportContactsResponse(rsp)
+}
+
+// ExportDiscoverWithResponse Export discovery results
+//
+// Queues a task that writes every company a discovery search matches — past the 10,000 a page can reach, up to max_records — to a CSV, JSONL or XLSX file, billed as the pages would be (one credit per company not billed in the last 90 days; when the credits run out the file stops there and the task says so). Takes the parameters of GET /v1/discover without max_records/offset, plus format and max_records. Poll GET /v1/exports/{task_id}; download GET /v1/exports/{task_id}/file.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/exports/discover (the `ExportDiscover` operationId).
+func (c *ClientWithResponses) ExportDiscoverWithResponse(ctx context.Context, params *ExportDiscoverParams, reqEditors ...RequestEditorFn) (*ExportDiscoverResponse, error) {
+	rsp, err := c.ExportDiscover(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportDiscoverResponse(rsp)
+}
+
+// ExportStatusWithResponse Export status
+//
+// Status and progress of an export; when completed, the file's size, record count, credits billed and download path.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/exports/{task_id} (the `ExportStatus` operationId).
+func (c *ClientWithResponses) ExportStatusWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*ExportStatusResponse, error) {
+	rsp, err := c.ExportStatus(ctx, taskId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportStatusResponse(rsp)
+}
+
+// ExportFileWithResponse Download an export
+//
+// The file of a completed export, streamed from disk (CSV, JSONL or XLSX as requested). 409 while the export runs, 410 once its retention period has passed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
+func (c *ClientWithResponses) ExportFileWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*ExportFileResponse, error) {
+	rsp, err := c.ExportFile(ctx, taskId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportFileResponse(rsp)
+}
+
 // GrowthWithResponse Quarterly footprint history of domains
 //
 // The growth dataset of append: score_YYYYqN and subdomains_YYYYqN for the quarters the rows' histories cover, then score_growth_3m and subdomain_growth_3m (percent). Billed one record per domain with a history, every time. One row per distinct domain, in request order, with the fields append returns for the dataset (unprefixed); an unindexed domain has null fields.
@@ -16601,6 +18587,285 @@ func ParseEmailVerifyResponse(rsp *http.Response) (*EmailVerifyResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseExportContactsResponse parses an HTTP response from a ExportContactsWithResponse call
+func ParseExportContactsResponse(rsp *http.Response) (*ExportContactsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportContactsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest TaskAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseExportDiscoverResponse parses an HTTP response from a ExportDiscoverWithResponse call
+func ParseExportDiscoverResponse(rsp *http.Response) (*ExportDiscoverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportDiscoverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest TaskAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseExportStatusResponse parses an HTTP response from a ExportStatusWithResponse call
+func ParseExportStatusResponse(rsp *http.Response) (*ExportStatusResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportStatusResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TaskStatusBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseExportFileResponse parses an HTTP response from a ExportFileWithResponse call
+func ParseExportFileResponse(rsp *http.Response) (*ExportFileResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportFileResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ErrorModel
