@@ -80,13 +80,43 @@ type MonitorStore interface {
 	DueMonitors(ctx context.Context, now time.Time, limit int) ([]Monitor, error)
 	// RecordRun stores a run of monitor id if its next run is still prev
 	// (so of processes racing for one run, one records it) and reports
-	// whether it did.
+	// whether it did. A run with a Change also queues the change's
+	// delivery (due at the run's time), in the same transaction.
 	RecordRun(ctx context.Context, id string, prev time.Time, r Run) (bool, error)
 	// AddDelivery logs a delivery attempt.
 	AddDelivery(ctx context.Context, d Delivery) error
 	// Changes returns the latest changes of an organization's query's
 	// monitor, newest first, with their delivery attempts.
 	Changes(ctx context.Context, orgID, queryID string, limit int) ([]Change, error)
+	DeliveryQueue
+}
+
+// PendingDelivery is a change event still to be delivered, with its
+// monitor (URL and secret) and the attempts made so far.
+type PendingDelivery struct {
+	Monitor  Monitor
+	Change   Change
+	Attempts int
+	NextAt   time.Time
+}
+
+// DeliveryQueue keeps the change events not yet delivered, so retries
+// survive a restart. A delivery is leased to one owner (a process) while
+// it is attempted; a lease that is not released (the process died)
+// expires, and the delivery is claimed again.
+type DeliveryQueue interface {
+	// ClaimDeliveries leases to owner, until now+lease, up to limit
+	// deliveries due at now whose lease is free or expired.
+	ClaimDeliveries(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]PendingDelivery, error)
+	// ClaimDelivery is ClaimDeliveries for one change; ok is false when it
+	// is not due, leased to another owner, or no longer queued.
+	ClaimDelivery(ctx context.Context, changeID, owner string, now time.Time, lease time.Duration) (PendingDelivery, bool, error)
+	// RescheduleDelivery records the attempts made and when the next is
+	// due, and releases the lease; ErrNotFound when owner does not hold it.
+	RescheduleDelivery(ctx context.Context, changeID, owner string, attempts int, next time.Time) error
+	// FinishDelivery takes a delivered (or given up) event off the queue;
+	// ErrNotFound when owner does not hold it.
+	FinishDelivery(ctx context.Context, changeID, owner string) error
 }
 
 // MinMonitorInterval is the shortest time between two runs a schedule may
@@ -134,9 +164,16 @@ type Monitors struct {
 	Webhooks *Webhooks
 	Log      zerolog.Logger
 	Now      func() time.Time
+	// DeliveryEvery is how often Start looks for queued deliveries that
+	// are due (retries of any process, resumed after a restart);
+	// DefaultDeliveryEvery when 0.
+	DeliveryEvery time.Duration
 
 	wg sync.WaitGroup
 }
+
+// DefaultDeliveryEvery is how often queued deliveries are looked for.
+const DefaultDeliveryEvery = 5 * time.Second
 
 // MonitorRequest creates or replaces a monitor.
 type MonitorRequest struct {
@@ -259,17 +296,56 @@ func (ms *Monitors) run(ctx context.Context, m Monitor, now time.Time) (bool, er
 		ms.wg.Add(1)
 		go func() {
 			defer ms.wg.Done()
-			ms.Webhooks.Deliver(context.WithoutCancel(ctx), ms.Store, m, q.ID, *r.Change)
+			ms.Webhooks.Deliver(context.WithoutCancel(ctx), ms.Store, r.Change.ID)
 		}()
 	}
 	return true, nil
 }
 
+// Resume starts the queued deliveries that are due and not leased — the
+// retries a stopped or killed process left — and returns how many.
+func (ms *Monitors) Resume(ctx context.Context) (int, error) {
+	if ms.Webhooks == nil {
+		return 0, nil
+	}
+	ps, err := ms.Store.ClaimDeliveries(ctx, ms.Webhooks.owner(), ms.Webhooks.now(), ms.Webhooks.lease(), 50)
+	if err != nil {
+		return 0, fmt.Errorf("claim deliveries: %w", err)
+	}
+	for _, p := range ps {
+		ms.wg.Add(1)
+		go func() {
+			defer ms.wg.Done()
+			ms.Webhooks.deliver(ctx, ms.Store, p)
+		}()
+	}
+	return len(ps), nil
+}
+
 // Wait waits for the deliveries in flight (tests, shutdown).
 func (ms *Monitors) Wait() { ms.wg.Wait() }
 
-// Start runs Tick every interval until ctx is done.
+// Start runs Tick every interval, and Resume every DeliveryEvery, until
+// ctx is done.
 func (ms *Monitors) Start(ctx context.Context, interval time.Duration) {
+	every := ms.DeliveryEvery
+	if every <= 0 {
+		every = DefaultDeliveryEvery
+	}
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			if _, err := ms.Resume(ctx); err != nil && ctx.Err() == nil {
+				ms.Log.Error().Err(err).Msg("resume webhook deliveries")
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
 	go func() {
 		t := time.NewTicker(interval)
 		defer t.Stop()

@@ -175,8 +175,9 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 // fakeLog records delivery attempts.
 type fakeLog struct {
 	saved.MonitorStore
-	mu sync.Mutex
-	ds []saved.Delivery
+	mu      sync.Mutex
+	ds      []saved.Delivery
+	pending saved.PendingDelivery
 }
 
 func (l *fakeLog) AddDelivery(_ context.Context, d saved.Delivery) error {
@@ -186,12 +187,133 @@ func (l *fakeLog) AddDelivery(_ context.Context, d saved.Delivery) error {
 	return nil
 }
 
+// ClaimDelivery hands out the one pending delivery of the fake.
+func (l *fakeLog) ClaimDelivery(context.Context, string, string, time.Time, time.Duration) (saved.PendingDelivery, bool, error) {
+	return l.pending, true, nil
+}
+
+func (l *fakeLog) FinishDelivery(context.Context, string, string) error { return nil }
+
 func TestWebhookRefusesPrivateAddresses(t *testing.T) {
 	rcv := newReceiver(t, 0)
-	log := &fakeLog{}
+	log := &fakeLog{pending: saved.PendingDelivery{Change: saved.Change{ID: "c"},
+		Monitor: saved.Monitor{ID: "m", QueryID: "q", WebhookURL: rcv.srv.URL, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}}
 	w := &saved.Webhooks{Backoff: []time.Duration{}} // the default client: public addresses only
-	w.Deliver(context.Background(), log, saved.Monitor{ID: "m", WebhookURL: rcv.srv.URL, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}, "q", saved.Change{ID: "c"})
+	w.Deliver(context.Background(), log, "c")
 	if rcv.calls != 0 || len(log.ds) != 1 || !strings.Contains(log.ds[0].Error, "not public") {
 		t.Fatalf("loopback webhook: %d calls, log %+v", rcv.calls, log.ds)
+	}
+}
+
+// TestWebhookRetriesSurviveARestart: the first delivery of a change fails
+// and the process dies during the backoff (its state store closed under
+// it); a new process on the same database resumes the queued delivery
+// when it is due, and the receiver gets the event exactly once, after
+// the failures, with every attempt in the delivery log.
+func TestWebhookRetriesSurviveARestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := st.CreateOrg(ctx, "acme", store.PlanStarter)
+	u, _ := st.CreateUser(ctx, o.ID, "ops@acme.test", store.RoleMember)
+	c := saved.Caller{OrgID: o.ID, UserID: u.ID}
+	q, err := saved.NewService(st).SaveResults(ctx, c, saved.SaveResults{Name: "watch", Action: "discover", Params: json.RawMessage(`{"icp_text":"payroll"}`),
+		Data: rows(t, `[{"domain":"a.com"}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv := newReceiver(t, 3)
+	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
+	results := [][]string{{"a.com"}, {"a.com", "b.com"}}
+	runs := 0
+	backoff := []time.Duration{400 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}
+	newMonitors := func(st *sqlite.Store) *saved.Monitors {
+		return &saved.Monitors{Store: st, Queries: st, Now: func() time.Time { return now }, DeliveryEvery: 20 * time.Millisecond,
+			Discover: func(context.Context, saved.Monitor, json.RawMessage) ([]string, error) {
+				runs++
+				return results[runs-1], nil
+			},
+			Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Backoff: backoff, Lease: 300 * time.Millisecond}}
+	}
+	first := newMonitors(st)
+	m, err := first.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "@hourly", WebhookURL: rcv.srv.URL}, func(json.RawMessage) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv.mu.Lock()
+	rcv.secret = m.Secret
+	rcv.mu.Unlock()
+	now = time.Date(2026, 11, 25, 10, 0, 1, 0, time.UTC)
+	if n, err := first.Tick(ctx); err != nil || n != 1 {
+		t.Fatalf("baseline: %d %v", n, err)
+	}
+	now = now.Add(time.Hour)
+	if n, err := first.Tick(ctx); err != nil || n != 1 {
+		t.Fatalf("change: %d %v", n, err)
+	}
+	// The first attempt fails; the process dies while it waits to retry.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		rcv.mu.Lock()
+		calls := rcv.calls
+		rcv.mu.Unlock()
+		if calls == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no first attempt")
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // the attempt is logged and the retry queued
+	st.Close()
+	first.Wait()
+	rcv.mu.Lock()
+	if rcv.calls != 1 {
+		t.Fatalf("%d calls before the restart", rcv.calls)
+	}
+	rcv.mu.Unlock()
+
+	st2, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	second := newMonitors(st2)
+	runCtx, stop := context.WithCancel(ctx)
+	second.Start(runCtx, time.Hour)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rcv.mu.Lock()
+		done := len(rcv.ok) > 0
+		rcv.mu.Unlock()
+		if done || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // room for a duplicate to show
+	stop()
+	second.Wait()
+
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	if rcv.calls != 4 || len(rcv.ok) != 1 || rcv.badSigs != 0 {
+		t.Fatalf("receiver: %d calls, %d accepted, %d bad signatures; want the event once after 3 failures", rcv.calls, len(rcv.ok), rcv.badSigs)
+	}
+	changes, err := st2.Changes(ctx, o.ID, q.ID, 10)
+	if err != nil || len(changes) != 1 {
+		t.Fatalf("changes %+v %v", changes, err)
+	}
+	var attempts []int
+	for _, d := range changes[0].Deliveries {
+		attempts = append(attempts, d.Attempt)
+	}
+	if !slices.Equal(attempts, []int{1, 2, 3, 4}) || changes[0].Deliveries[3].Status != 204 || rcv.ok[0].Get("webhook-id") != changes[0].ID {
+		t.Fatalf("delivery log %+v", changes[0].Deliveries)
+	}
+	if ps, err := st2.ClaimDeliveries(ctx, "check", time.Now().Add(time.Hour), time.Minute, 10); err != nil || len(ps) != 0 {
+		t.Fatalf("still queued after delivery: %+v %v", ps, err)
 	}
 }

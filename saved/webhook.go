@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -41,6 +44,11 @@ type Webhooks struct {
 	Backoff []time.Duration
 	Log     zerolog.Logger
 	Now     func() time.Time
+	// Lease bounds how long an attempt holds its event (DefaultLease when
+	// 0); Owner names this process's leases (random when empty).
+	Lease     time.Duration
+	Owner     string
+	ownerOnce sync.Once
 }
 
 // ChangeEvent is the webhook body.
@@ -98,41 +106,100 @@ func Verify(secret string, h http.Header, body []byte, now time.Time, tolerance 
 	return ErrBadSignature
 }
 
-// Deliver sends a change to the monitor's webhook, retrying with backoff
-// until a 2xx answer or the attempts run out; every attempt is logged.
-func (w *Webhooks) Deliver(ctx context.Context, st MonitorStore, m Monitor, queryID string, c Change) {
-	body, err := json.Marshal(ChangeEvent{Type: EventChanged, Timestamp: c.At, Data: ChangeData{
-		QueryID: queryID, MonitorID: m.ID, ChangeID: c.ID, At: c.At, Added: nonNil(c.Added), Dropped: nonNil(c.Dropped), Total: c.Total}})
+// Deliver sends a queued change to its monitor's webhook (see deliver);
+// it does nothing when the change is not due or another process holds it.
+func (w *Webhooks) Deliver(ctx context.Context, st MonitorStore, changeID string) {
+	p, ok, err := st.ClaimDelivery(ctx, changeID, w.owner(), w.now(), w.lease())
 	if err != nil {
-		w.Log.Error().Err(err).Msg("encode webhook")
+		w.Log.Error().Err(err).Str("change", changeID).Msg("claim webhook delivery")
+		return
+	}
+	if ok {
+		w.deliver(ctx, st, p)
+	}
+}
+
+// deliver sends a claimed delivery, retrying with backoff until a 2xx
+// answer or the attempts run out; every attempt is logged. Between
+// attempts the queue holds the attempts made and when the next is due,
+// and the lease is released: if this process stops during the wait, the
+// next process to look (Monitors.Resume) claims the delivery when it is
+// due and goes on from there; the same event is never in flight twice.
+func (w *Webhooks) deliver(ctx context.Context, st MonitorStore, p PendingDelivery) {
+	c, m := p.Change, p.Monitor
+	log := w.Log.With().Str("change", c.ID).Str("monitor", m.ID).Logger()
+	body, err := json.Marshal(ChangeEvent{Type: EventChanged, Timestamp: c.At, Data: ChangeData{
+		QueryID: m.QueryID, MonitorID: m.ID, ChangeID: c.ID, At: c.At, Added: nonNil(c.Added), Dropped: nonNil(c.Dropped), Total: c.Total}})
+	if err != nil {
+		log.Error().Err(err).Msg("encode webhook")
 		return
 	}
 	backoff := w.Backoff
 	if backoff == nil {
 		backoff = DefaultBackoff
 	}
-	for attempt := 1; ; attempt++ {
+	owner := w.owner()
+	for attempt := p.Attempts + 1; ; attempt++ {
 		status, err := w.send(ctx, m, c.ID, body)
 		d := Delivery{ChangeID: c.ID, Attempt: attempt, Status: status, At: w.now()}
 		if err != nil {
 			d.Error = err.Error()
 		}
 		if lerr := st.AddDelivery(ctx, d); lerr != nil {
-			w.Log.Error().Err(lerr).Str("change", c.ID).Msg("log webhook delivery")
+			log.Error().Err(lerr).Msg("log webhook delivery")
 		}
-		if err == nil {
+		if err == nil || attempt > len(backoff) {
+			if err != nil {
+				log.Warn().Err(err).Int("attempts", attempt).Msg("webhook given up")
+			}
+			if ferr := st.FinishDelivery(ctx, c.ID, owner); ferr != nil {
+				log.Error().Err(ferr).Msg("finish webhook delivery")
+			}
 			return
 		}
-		if attempt > len(backoff) {
-			w.Log.Warn().Err(err).Str("change", c.ID).Int("attempts", attempt).Msg("webhook given up")
+		wait := backoff[min(attempt, len(backoff))-1]
+		next := w.now().Add(wait)
+		if rerr := st.RescheduleDelivery(ctx, c.ID, owner, attempt, next); rerr != nil {
+			log.Error().Err(rerr).Msg("reschedule webhook delivery")
 			return
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(backoff[attempt-1]):
+		case <-time.After(wait):
 		}
+		np, ok, cerr := st.ClaimDelivery(ctx, c.ID, owner, w.now(), w.lease())
+		if cerr != nil || !ok {
+			// Another process took it at its due time, or the monitor is
+			// gone.
+			return
+		}
+		attempt = np.Attempts
+		m = np.Monitor // the URL and secret may have been replaced
 	}
+}
+
+// DefaultLease is how long a delivery attempt holds its event: longer
+// than an attempt's timeout.
+const DefaultLease = time.Minute
+
+func (w *Webhooks) lease() time.Duration {
+	if w.Lease > 0 {
+		return w.Lease
+	}
+	return DefaultLease
+}
+
+// owner names this process's leases.
+func (w *Webhooks) owner() string {
+	w.ownerOnce.Do(func() {
+		if w.Owner == "" {
+			var b [8]byte
+			rand.Read(b[:])
+			w.Owner = hex.EncodeToString(b[:])
+		}
+	})
+	return w.Owner
 }
 
 func (w *Webhooks) now() time.Time {

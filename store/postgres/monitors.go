@@ -113,6 +113,9 @@ func (s *Store) RecordRun(ctx context.Context, id string, prev time.Time, r save
 			c.ID, id, c.At.UTC().Truncate(time.Microsecond), saved.EncodeDomains(c.Added), saved.EncodeDomains(c.Dropped), c.Total); err != nil {
 			return false, fmt.Errorf("record change: %w", err)
 		}
+		if err := queueDelivery(ctx, tx, c, id); err != nil {
+			return false, err
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return false, fmt.Errorf("record run: %w", err)

@@ -116,6 +116,9 @@ func (s *Store) RecordRun(ctx context.Context, id string, prev time.Time, r save
 			c.ID, id, c.At.UnixMicro(), saved.EncodeDomains(c.Added), saved.EncodeDomains(c.Dropped), c.Total); err != nil {
 			return false, fmt.Errorf("record change: %w", err)
 		}
+		if err := queueDelivery(ctx, tx, c, id); err != nil {
+			return false, err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return false, fmt.Errorf("record run: %w", err)
