@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/providers/llm"
 	"github.com/openprospect/prospectd/record/domain"
@@ -129,20 +130,15 @@ func (s *Server) registerResearch(svc *integrations.Service) {
 		case err != nil:
 			return nil, s.internal(ctx, "prepare "+endpoint, err)
 		}
-		if charge != nil {
-			covered, err := bill(ctx, s, pr, endpoint, task.Keys, func(k string) []store.Charge { return charge([]string{k}) })
-			if err != nil {
-				return nil, err
-			}
-			if covered.Withheld > 0 {
-				task.Warnings = append(task.Warnings, fmt.Sprintf("%d records were left out: no credits left this period", covered.Withheld))
-			}
-			task.Keys = covered.Records
+		sub, err := research.Submit(ctx, s.biller, s.deps.Tasks, pr.Org, endpoint, task, charge)
+		if errors.Is(err, account.ErrNoCredits) {
+			return nil, huma.NewError(http.StatusPaymentRequired, fmt.Sprintf(
+				"no credits left this period (%d used); records retrieved in the last 90 days stay free; see GET /v1/usage", sub.Used))
 		}
-		t, err := s.deps.Tasks.Submit(ctx, pr.Org.ID, task.Kind, task)
 		if err != nil {
 			return nil, s.internal(ctx, "submit "+endpoint, err)
 		}
+		t, task := sub.Task, sub.Input
 		return &researchAcceptedOutput{Body: ResearchAccepted{TaskID: t.ID, ColumnName: task.ColumnNames(), Status: t.Status, TotalDomains: len(task.Keys)}}, nil
 	}
 

@@ -283,26 +283,17 @@ func (s *Server) runResearch(prep researchRequest) func(context.Context, *call) 
 		if err != nil {
 			return nil, err
 		}
-		task := p.task
+		sub, err := research.Submit(ctx, s.cfg.Biller, s.cfg.Tasks, c.caller.Principal.Org, p.endpoint, p.task, p.charge)
+		if errors.Is(err, account.ErrNoCredits) {
+			return nil, refuse(http.StatusPaymentRequired, "no credits left this period (%d used); records retrieved in the last 90 days stay free; see get_usage", sub.Used)
+		}
+		if err != nil {
+			return nil, err
+		}
+		t, task := sub.Task, sub.Input
 		var b billed
 		if p.charge != nil {
-			r, err := account.BillRecords(ctx, s.cfg.Biller, c.caller.Principal.Org, p.endpoint, task.Keys,
-				func(k string) []store.Charge { return p.charge([]string{k}) })
-			if errors.Is(err, account.ErrNoCredits) {
-				return nil, refuse(http.StatusPaymentRequired, "no credits left this period (%d used); records retrieved in the last 90 days stay free; see get_usage", r.Used)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if r.Withheld > 0 {
-				task.Warnings = append(task.Warnings, fmt.Sprintf("%d records were left out: no credits left this period", r.Withheld))
-			}
-			task.Keys = r.Records
-			b = billed{r.Billed, r.Left}
-		}
-		t, err := s.cfg.Tasks.Submit(ctx, c.caller.Principal.Org.ID, task.Kind, task)
-		if err != nil {
-			return nil, fmt.Errorf("submit %s: %w", p.endpoint, err)
+			b = billed{sub.Billed, sub.Left}
 		}
 		return ResearchAccepted{TaskID: t.ID, ColumnName: task.ColumnNames(), Status: t.Status, TotalDomains: len(task.Keys),
 			Warnings: task.Warnings, Next: "call get_research_status with task_id until status is completed", billed: b}, nil
