@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -34,6 +35,8 @@ type Files struct {
 	Retention time.Duration
 	Now       func() time.Time
 	Log       zerolog.Logger
+
+	running sync.Map // task id -> *sync.Mutex: one run of a task at a time
 }
 
 func (f *Files) now() time.Time {
@@ -151,6 +154,22 @@ type writer struct {
 	decoded        map[string]json.RawMessage
 	checkpointPath string
 	enc            bytes.Buffer
+}
+
+// lock waits until no other run of task id in this process holds its
+// files: a run whose lease was taken over stops when the runner cancels
+// it, and its successor must not write under it meanwhile.
+func (f *Files) lock(ctx context.Context, id string) (unlock func(), err error) {
+	v, _ := f.running.LoadOrStore(id, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	for !mu.TryLock() {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return mu.Unlock, nil
 }
 
 // open prepares the files of task id, continuing from its checkpoint.

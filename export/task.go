@@ -69,6 +69,11 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 	if err != nil {
 		return Result{}, fmt.Errorf("export: %w", err)
 	}
+	unlock, err := h.Files.lock(ctx, t.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
 	w, err := h.Files.open(t.ID, in.Format, in.Source)
 	if err != nil {
 		return Result{}, err
