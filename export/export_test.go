@@ -22,6 +22,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/internal/demo"
@@ -559,5 +560,34 @@ func TestClean(t *testing.T) {
 	}
 	if _, _, err := f.Open("../x", "csv"); !errors.Is(err, ErrGone) {
 		t.Fatalf("path outside: %v", err)
+	}
+}
+
+// shallow is an engine that, like Elasticsearch, serves no page past a
+// result window.
+type shallow struct {
+	*embedded.Engine
+	window int
+}
+
+func (s shallow) SearchCompanies(ctx context.Context, q index.Search) (index.Result, error) {
+	if q.Offset+q.Limit > s.window {
+		return index.Result{}, fmt.Errorf("%w: offset+limit %d exceeds the result window", index.ErrUnsupported, q.Offset+q.Limit)
+	}
+	return s.Engine.SearchCompanies(ctx, q)
+}
+
+// TestExportStopsAtTheEnginesWindow: an engine that refuses deep pages
+// ends the export with what it served, and the result says why.
+func TestExportStopsAtTheEnginesWindow(t *testing.T) {
+	w := getWorld(t)
+	task, org := w.newTask(t, 0)
+	task.SavedFor = Searches(shallow{w.eng, 5000}, nil)
+	res, err := task.Run(context.Background(), store.Task{ID: "shallow", OrgID: org.ID}, input(t, SourceDiscover, FormatCSV, 20_000, allCompanies), func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Records != 5000 || !strings.Contains(res.Note, "no deeper page") {
+		t.Fatalf("result %+v", res)
 	}
 }

@@ -133,6 +133,8 @@ type Checkpoint struct {
 	Withheld   int   `json:"withheld"`
 	Exhausted  bool  `json:"exhausted"`
 	MaxReached bool  `json:"max_reached"`
+	// EngineLimit: the engine refused the next page (too deep).
+	EngineLimit bool `json:"engine_limit,omitempty"`
 	// Scanned: every page is written; only the final file remains.
 	Scanned bool `json:"scanned"`
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/record"
 	"github.com/openprospect/prospectd/saved"
@@ -156,6 +157,12 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 				return pageDone(off, len(ms), len(ms)-written, paid.Billed)
 			})
 		}
+		if errors.Is(err, index.ErrUnsupported) && cp.Offset > 0 {
+			// The engine pages no deeper (Elasticsearch's result window):
+			// the file keeps what it could read, and the result says so.
+			h.Log.Warn().Err(err).Str("task", t.ID).Int("records", cp.Records).Msg("export stopped at the engine's deepest page")
+			cp.EngineLimit, err = true, nil
+		}
 		if err != nil {
 			return Result{}, err
 		}
@@ -177,6 +184,8 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 		res.Note = fmt.Sprintf("the period's credits ran out after %d records; records already bought in the last 90 days stay free (see GET /v1/usage)", cp.Records)
 	case cp.MaxReached:
 		res.Note = fmt.Sprintf("stopped at max_records (%d)", in.MaxRecords)
+	case cp.EngineLimit:
+		res.Note = fmt.Sprintf("stopped after %d records: the search engine serves no deeper page (Elasticsearch's result window)", cp.Records)
 	}
 	return res, nil
 }
