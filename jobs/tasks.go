@@ -60,7 +60,10 @@ type Config struct {
 	// validation, contact generation); they are not wired when nil.
 	Research *research.Pipeline
 	// Exports keeps export files; exports are not wired when nil.
-	Exports *export.Files
+	// ExportPageSize is the records an export reads, bills and writes
+	// between checkpoints (export.DefaultPageSize when 0).
+	Exports        *export.Files
+	ExportPageSize int
 	// Saved resolves saved-query ids in export tasks; every id is unknown
 	// when nil.
 	Saved *saved.Service
@@ -90,7 +93,7 @@ func New(c Config) *Runner {
 		RegisterResearch(r, c.Research)
 	}
 	if c.Exports != nil {
-		handle(r, export.Kind, (&export.Task{Files: c.Exports, SavedFor: export.Searches(c.Engine, c.Saved), Orgs: c.State, Biller: biller, Log: c.Log}).Run)
+		handle(r, export.Kind, (&export.Task{Files: c.Exports, SavedFor: export.Searches(c.Engine, c.Saved), Orgs: c.State, Biller: biller, PageSize: c.ExportPageSize, Log: c.Log}).Run)
 	}
 	return r
 }
