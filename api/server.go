@@ -23,6 +23,7 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
@@ -96,6 +97,9 @@ type Deps struct {
 	// integration and research routes are served when set.
 	Integrations *integrations.Service
 	Research     *research.Pipeline
+	// Refresh is the scheduled refresh service (its task kind is run by
+	// jobs/); the admin refresh routes report no source when nil.
+	Refresh *refresh.Service
 }
 
 // Server is the HTTP API.
@@ -181,6 +185,7 @@ func New(d Deps) *Server {
 	s.registerLookup()
 	s.registerEmail()
 	s.registerResearch(s.registerIntegrations())
+	s.registerRefresh()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

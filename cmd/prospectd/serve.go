@@ -38,6 +38,7 @@ func runServe(ctx context.Context, args []string) error {
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
 	ts := addToolServerFlags(fs)
+	rfl := addRefreshFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -117,14 +118,18 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("integration secrets: %w", err)
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
-	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
+	refreshSvc, err := rfl.service(st, eng, *b.dataDir, log)
+	if err != nil {
+		return err
+	}
+	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline, Refresh: refreshSvc}
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, Refresh: refreshSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
 	if err != nil {
@@ -135,6 +140,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("tool server: %w", err)
 	}
 	go parts.OAuth.PurgeLoop(ctx, time.Hour)
+	refreshSvc.Schedule(ctx)
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
