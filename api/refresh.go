@@ -85,7 +85,7 @@ func (s *Server) registerRefresh() {
 	}
 	huma.Register(s.api, huma.Operation{OperationID: "admin-refreshes-run", Method: http.MethodPost, Path: "/v1/admin/refreshes/{name}/run",
 		Summary:     "Start a refresh of a source now (operator admin)",
-		Description: "Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refreshes/{name}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.",
+		Description: "Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.",
 		Tags:        tag, Security: authRequired, Errors: errs, DefaultStatus: http.StatusAccepted},
 		func(ctx context.Context, in *nameIn) (*runOut, error) {
 			if err := s.operator(ctx); err != nil {
@@ -102,6 +102,39 @@ func (s *Server) registerRefresh() {
 				return nil, s.internal(ctx, "start refresh", err)
 			}
 			return &runOut{Body: refresh.ViewOf(r, false)}, nil
+		})
+	s.registerRefreshRun(errs)
+}
+
+// registerRefreshRun serves one run by its task id, which a run's start
+// answers; the CLI's --wait follows it.
+func (s *Server) registerRefreshRun(errs []int) {
+	svc := s.deps.Refresh
+	type runIn struct {
+		TaskID string `path:"task_id" doc:"The run's task_id" maxLength:"64"`
+	}
+	type runOut struct {
+		Body refresh.RunView
+	}
+	huma.Register(s.api, huma.Operation{OperationID: "admin-refresh-runs-get", Method: http.MethodGet, Path: "/v1/admin/refresh-runs/{task_id}",
+		Summary:     "One refresh run with its counts and rejects (operator admin)",
+		Description: "status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.",
+		Tags:        []string{"Admin"}, Security: authRequired, Errors: errs},
+		func(ctx context.Context, in *runIn) (*runOut, error) {
+			if err := s.operator(ctx); err != nil {
+				return nil, err
+			}
+			if svc == nil {
+				return nil, huma.Error404NotFound("task_id: no such refresh run")
+			}
+			r, err := svc.State.RefreshRunByTask(ctx, in.TaskID)
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, huma.Error404NotFound("task_id: no such refresh run")
+			}
+			if err != nil {
+				return nil, s.internal(ctx, "refresh run", err)
+			}
+			return &runOut{Body: refresh.ViewOf(r, true)}, nil
 		})
 }
 

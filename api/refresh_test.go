@@ -124,3 +124,36 @@ func TestRefreshAdminRoutes(t *testing.T) {
 		t.Fatalf("companies after the run: %d", len(cs))
 	}
 }
+
+func TestRefreshRunByTask(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	eng, err := embedded.Open(filepath.Join(dir, "index"), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	cfg, _ := refresh.ParseConfig([]byte(`{"operator_orgs": ["ops"], "sources": [{"name": "r", "kind": "file", "path": "/nonexistent.jsonl", "mode": "incremental"}]}`), refresh.DefaultKinds())
+	svc := &refresh.Service{Config: cfg, Kinds: refresh.DefaultKinds(), State: st, Engine: eng, Log: zerolog.Nop()}
+	srv := newServer(Deps{Engine: eng, Store: st, Refresh: svc, Log: zerolog.Nop()})
+	o, _ := st.CreateOrg(ctx, "ops", store.PlanTeam)
+	u, _ := st.CreateUser(ctx, o.ID, "a@ops.test", store.RoleAdmin)
+	k, _, _ := st.CreateAPIKey(ctx, u.ID)
+	f := fixture{srv: srv, st: st}
+	r, err := svc.Submit(ctx, "r", refresh.TriggerManual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, body := f.do(t, http.MethodGet, "/v1/admin/refresh-runs/"+r.TaskID, map[string]string{"X-API-Key": k})
+	if res.StatusCode != http.StatusOK || body["status"] != store.RefreshQueued || body["source"] != "r" {
+		t.Fatalf("run = %d %v", res.StatusCode, body)
+	}
+	if res, _ := f.do(t, http.MethodGet, "/v1/admin/refresh-runs/nope", map[string]string{"X-API-Key": k}); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown run = %d", res.StatusCode)
+	}
+}
