@@ -538,3 +538,5 @@ func (f *fixture) closed(domain string) bool {
 	c := f.company(domain)
 	return c.Closed()
 }
+
+func testTask(id string) store.Task { return store.Task{ID: id, Kind: KindRefresh, Attempts: 1} }
