@@ -540,3 +540,25 @@ func (f *fixture) closed(domain string) bool {
 }
 
 func testTask(id string) store.Task { return store.Task{ID: id, Kind: KindRefresh, Attempts: 1} }
+
+// TestScheduleOneSubmitter runs the schedules of two services (two
+// servers) on one store: each firing is submitted once, and no further
+// run is submitted while the first is still queued.
+func TestScheduleOneSubmitter(t *testing.T) {
+	f := newFixture(t)
+	f.configure(`{"sources": [{"name": "often", "kind": "file", "path": "/nonexistent.jsonl", "mode": "incremental", "schedule": "@every 1s"},
+		{"name": "manual", "kind": "file", "path": "/nonexistent.jsonl", "mode": "incremental"}]}`)
+	other := *f.svc
+	ctx, cancel := context.WithTimeout(context.Background(), 3500*time.Millisecond)
+	defer cancel()
+	waitA, waitB := f.svc.Schedule(ctx), other.Schedule(ctx)
+	waitA()
+	waitB()
+	runs, err := f.st.RefreshRuns(context.Background(), "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Source != "often" || runs[0].Trigger != TriggerSchedule || runs[0].Status != store.RefreshQueued {
+		t.Fatalf("runs after three firings = %+v, want one queued scheduled run", runs)
+	}
+}
