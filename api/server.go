@@ -24,6 +24,7 @@ import (
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
@@ -100,6 +101,9 @@ type Deps struct {
 	// Exports keeps the files of export tasks (jobs.Config.Exports); the
 	// /v1/exports routes are served when set.
 	Exports *export.Files
+	// Refresh is the scheduled refresh service (its task kind is run by
+	// jobs/); the admin refresh routes report no source when nil.
+	Refresh *refresh.Service
 }
 
 // Server is the HTTP API.
@@ -186,6 +190,7 @@ func New(d Deps) *Server {
 	s.registerEmail()
 	s.registerResearch(s.registerIntegrations())
 	s.registerExports(svc)
+	s.registerRefresh()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
@@ -67,6 +68,8 @@ type Config struct {
 	// Saved resolves saved-query ids in export tasks; every id is unknown
 	// when nil.
 	Saved *saved.Service
+	// Refresh runs the scheduled refresh task kind; not wired when nil.
+	Refresh *refresh.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -94,6 +97,9 @@ func New(c Config) *Runner {
 	}
 	if c.Exports != nil {
 		handle(r, export.Kind, (&export.Task{Files: c.Exports, SavedFor: export.Searches(c.Engine, c.Saved), Orgs: c.State, Biller: biller, PageSize: c.ExportPageSize, Log: c.Log}).Run)
+	}
+	if c.Refresh != nil {
+		handle(r, refresh.KindRefresh, c.Refresh.Run)
 	}
 	return r
 }

@@ -204,6 +204,7 @@ type Store interface {
 	ResearchRecordStore
 	Logins
 	OAuth
+	Refreshes
 	Checker
 	Close() error
 }

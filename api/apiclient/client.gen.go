@@ -1654,6 +1654,18 @@ type CountBody struct {
 	Count int64 `json:"count"`
 }
 
+// Counts defines model for Counts.
+type Counts struct {
+	Changed     int64     `json:"changed"`
+	Closed      int64     `json:"closed"`
+	Dropped     int64     `json:"dropped"`
+	Files       *[]string `json:"files,omitempty"`
+	NotModified bool      `json:"not_modified"`
+	Read        int64     `json:"read"`
+	Rejected    int64     `json:"rejected"`
+	Unchanged   int64     `json:"unchanged"`
+}
+
 // DeliveryBody defines model for DeliveryBody.
 type DeliveryBody struct {
 	At      time.Time `json:"at"`
@@ -1964,6 +1976,11 @@ type JobViewKind string
 // JobViewStatus defines model for JobView.Status.
 type JobViewStatus string
 
+// ListOutBody defines model for ListOutBody.
+type ListOutBody struct {
+	Sources *[]SourceStatus `json:"sources"`
+}
+
 // ListSavedOutputBody defines model for ListSavedOutputBody.
 type ListSavedOutputBody struct {
 	// Count Queries matching the filters in all (not only this page)
@@ -2131,6 +2148,14 @@ type RedirectsRow struct {
 	RedirectSources *[]string `json:"redirect_sources"`
 }
 
+// Reject defines model for Reject.
+type Reject struct {
+	Domain string `json:"domain"`
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+	Row    int64  `json:"row"`
+}
+
 // Reply defines model for Reply.
 type Reply struct {
 	Arg      *string   `json:"arg,omitempty"`
@@ -2161,6 +2186,22 @@ type Result struct {
 	RetryAt           *time.Time `json:"retry_at,omitempty"`
 	Status            string     `json:"status"`
 	Withheld          *string    `json:"withheld,omitempty"`
+}
+
+// RunView defines model for RunView.
+type RunView struct {
+	Attempts   int64      `json:"attempts"`
+	Counts     Counts     `json:"counts"`
+	CreatedAt  time.Time  `json:"created_at"`
+	Error      *string    `json:"error,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	Progress   int64      `json:"progress"`
+	Rejects    *[]Reject  `json:"rejects,omitempty"`
+	Source     string     `json:"source"`
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	Status     string     `json:"status"`
+	TaskId     string     `json:"task_id"`
+	Trigger    string     `json:"trigger"`
 }
 
 // SaveResultsOutputBody defines model for SaveResultsOutputBody.
@@ -2316,6 +2357,17 @@ type SignupResultStatus string
 // Social defines model for Social.
 type Social string
 
+// SourceStatus defines model for SourceStatus.
+type SourceStatus struct {
+	Kind      string     `json:"kind"`
+	Location  *string    `json:"location,omitempty"`
+	Mode      string     `json:"mode"`
+	Name      string     `json:"name"`
+	NextRunAt *time.Time `json:"next_run_at,omitempty"`
+	Runs      *[]RunView `json:"runs"`
+	Schedule  *string    `json:"schedule,omitempty"`
+}
+
 // Status defines model for Status.
 type Status struct {
 	Confidence float64 `json:"confidence"`
@@ -2404,6 +2456,12 @@ type VendorsRow struct {
 
 	// Vendors Technology vendor domains, at most 100
 	Vendors *[]string `json:"vendors"`
+}
+
+// AdminRefreshesGetParams defines parameters for AdminRefreshesGet.
+type AdminRefreshesGetParams struct {
+	// Limit Runs to return, newest first
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // AppendMultipartBody defines parameters for Append.
@@ -4846,6 +4904,34 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// AdminRefreshRunsGet One refresh run with its counts and rejects (operator admin)
+	//
+	// status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.
+	//
+	// Corresponds with GET /v1/admin/refresh-runs/{task_id} (the `AdminRefreshRunsGet` operationId).
+	AdminRefreshRunsGet(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminRefreshesList List the scheduled refresh sources with their latest run (operator admin)
+	//
+	// Every source of the server's refresh configuration (--refresh-config) with its schedule, next firing and latest run: status (queued, waiting, running, completed, failed), progress, counts (read, changed, unchanged, closed, rejected, dropped, not_modified). Admin keys of the configuration's operator_orgs only.
+	//
+	// Corresponds with GET /v1/admin/refreshes (the `AdminRefreshesList` operationId).
+	AdminRefreshesList(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminRefreshesGet A refresh source's run history with rejects (operator admin)
+	//
+	// The source and its latest runs, newest first, each with its counts and up to 1,000 rejects (file, row, domain, reason: refused rows and optional fields dropped from kept records).
+	//
+	// Corresponds with GET /v1/admin/refreshes/{name} (the `AdminRefreshesGet` operationId).
+	AdminRefreshesGet(ctx context.Context, name string, params *AdminRefreshesGetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AdminRefreshesRun Start a refresh of a source now (operator admin)
+	//
+	// Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.
+	//
+	// Corresponds with POST /v1/admin/refreshes/{name}/run (the `AdminRefreshesRun` operationId).
+	AdminRefreshesRun(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AppendWithBody Append datasets to a file of domains
 	//
 	// multipart/form-data with `file` (CSV or .xlsx, at most 5 MB and 10,000 rows). `dataset` (required, repeatable): bizdata, domain_status, redirects, growth (quarterly `score_YYYYqN` and `subdomains_YYYYqN`, `score_growth_3m`, `subdomain_growth_3m` in percent), vendors (at most 100), subdomains (at most 300, most popular first). Parameters may also be sent as form fields. Billing: bizdata bills net-new domains (90-day cache); each other dataset bills one record per row that returns data, every time.
@@ -5292,6 +5378,74 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/vendors (the `Vendors` operationId).
 	Vendors(ctx context.Context, params *VendorsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// AdminRefreshRunsGet One refresh run with its counts and rejects (operator admin)
+//
+// status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.
+//
+// Corresponds with GET /v1/admin/refresh-runs/{task_id} (the `AdminRefreshRunsGet` operationId).
+func (c *Client) AdminRefreshRunsGet(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminRefreshRunsGetRequest(c.Server, taskId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminRefreshesList List the scheduled refresh sources with their latest run (operator admin)
+//
+// Every source of the server's refresh configuration (--refresh-config) with its schedule, next firing and latest run: status (queued, waiting, running, completed, failed), progress, counts (read, changed, unchanged, closed, rejected, dropped, not_modified). Admin keys of the configuration's operator_orgs only.
+//
+// Corresponds with GET /v1/admin/refreshes (the `AdminRefreshesList` operationId).
+func (c *Client) AdminRefreshesList(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminRefreshesListRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminRefreshesGet A refresh source's run history with rejects (operator admin)
+//
+// The source and its latest runs, newest first, each with its counts and up to 1,000 rejects (file, row, domain, reason: refused rows and optional fields dropped from kept records).
+//
+// Corresponds with GET /v1/admin/refreshes/{name} (the `AdminRefreshesGet` operationId).
+func (c *Client) AdminRefreshesGet(ctx context.Context, name string, params *AdminRefreshesGetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminRefreshesGetRequest(c.Server, name, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdminRefreshesRun Start a refresh of a source now (operator admin)
+//
+// Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.
+//
+// Corresponds with POST /v1/admin/refreshes/{name}/run (the `AdminRefreshesRun` operationId).
+func (c *Client) AdminRefreshesRun(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdminRefreshesRunRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // AppendWithBody Append datasets to a file of domains
@@ -6309,6 +6463,162 @@ func (c *Client) Vendors(ctx context.Context, params *VendorsParams, reqEditors 
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewAdminRefreshRunsGetRequest constructs an http.Request for the AdminRefreshRunsGet method
+func NewAdminRefreshRunsGetRequest(server string, taskId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "task_id", taskId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/refresh-runs/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAdminRefreshesListRequest constructs an http.Request for the AdminRefreshesList method
+func NewAdminRefreshesListRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/refreshes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAdminRefreshesGetRequest constructs an http.Request for the AdminRefreshesGet method
+func NewAdminRefreshesGetRequest(server string, name string, params *AdminRefreshesGetParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/refreshes/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAdminRefreshesRunRequest constructs an http.Request for the AdminRefreshesRun method
+func NewAdminRefreshesRunRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/admin/refreshes/%s/run", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewAppendRequestWithBody constructs an http.Request for the Append method, with any body, and a specified content type
@@ -11675,6 +11985,42 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// AdminRefreshRunsGetWithResponse One refresh run with its counts and rejects (operator admin)
+	//
+	// status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/admin/refresh-runs/{task_id} (the `AdminRefreshRunsGet` operationId).
+	AdminRefreshRunsGetWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*AdminRefreshRunsGetResponse, error)
+
+	// AdminRefreshesListWithResponse List the scheduled refresh sources with their latest run (operator admin)
+	//
+	// Every source of the server's refresh configuration (--refresh-config) with its schedule, next firing and latest run: status (queued, waiting, running, completed, failed), progress, counts (read, changed, unchanged, closed, rejected, dropped, not_modified). Admin keys of the configuration's operator_orgs only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/admin/refreshes (the `AdminRefreshesList` operationId).
+	AdminRefreshesListWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*AdminRefreshesListResponse, error)
+
+	// AdminRefreshesGetWithResponse A refresh source's run history with rejects (operator admin)
+	//
+	// The source and its latest runs, newest first, each with its counts and up to 1,000 rejects (file, row, domain, reason: refused rows and optional fields dropped from kept records).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/admin/refreshes/{name} (the `AdminRefreshesGet` operationId).
+	AdminRefreshesGetWithResponse(ctx context.Context, name string, params *AdminRefreshesGetParams, reqEditors ...RequestEditorFn) (*AdminRefreshesGetResponse, error)
+
+	// AdminRefreshesRunWithResponse Start a refresh of a source now (operator admin)
+	//
+	// Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/admin/refreshes/{name}/run (the `AdminRefreshesRun` operationId).
+	AdminRefreshesRunWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*AdminRefreshesRunResponse, error)
+
 	// AppendWithBodyWithResponse Append datasets to a file of domains
 	//
 	// multipart/form-data with `file` (CSV or .xlsx, at most 5 MB and 10,000 rows). `dataset` (required, repeatable): bizdata, domain_status, redirects, growth (quarterly `score_YYYYqN` and `subdomains_YYYYqN`, `score_growth_3m`, `subdomain_growth_3m` in percent), vendors (at most 100), subdomains (at most 300, most popular first). Parameters may also be sent as form fields. Billing: bizdata bills net-new domains (90-day cache); each other dataset bills one record per row that returns data, every time.
@@ -12185,6 +12531,310 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/vendors (the `Vendors` operationId).
 	VendorsWithResponse(ctx context.Context, params *VendorsParams, reqEditors ...RequestEditorFn) (*VendorsResponse, error)
+}
+
+type AdminRefreshRunsGetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RunView
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminRefreshRunsGetResponse) GetJSON200() *RunView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AdminRefreshRunsGetResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AdminRefreshRunsGetResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AdminRefreshRunsGetResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AdminRefreshRunsGetResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AdminRefreshRunsGetResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminRefreshRunsGetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminRefreshRunsGetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminRefreshRunsGetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminRefreshRunsGetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AdminRefreshesListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ListOutBody
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminRefreshesListResponse) GetJSON200() *ListOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AdminRefreshesListResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AdminRefreshesListResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AdminRefreshesListResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AdminRefreshesListResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AdminRefreshesListResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminRefreshesListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminRefreshesListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminRefreshesListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminRefreshesListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AdminRefreshesGetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SourceStatus
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdminRefreshesGetResponse) GetJSON200() *SourceStatus {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AdminRefreshesGetResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AdminRefreshesGetResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AdminRefreshesGetResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AdminRefreshesGetResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AdminRefreshesGetResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminRefreshesGetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminRefreshesGetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminRefreshesGetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminRefreshesGetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AdminRefreshesRunResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *RunView
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r AdminRefreshesRunResponse) GetJSON202() *RunView {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AdminRefreshesRunResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AdminRefreshesRunResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AdminRefreshesRunResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AdminRefreshesRunResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AdminRefreshesRunResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r AdminRefreshesRunResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdminRefreshesRunResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdminRefreshesRunResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdminRefreshesRunResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // AppendResponse200Headers the declared response headers of an HTTP 200 response for Append
@@ -16168,6 +16818,66 @@ func (r VendorsResponse) ContentType() string {
 	return ""
 }
 
+// AdminRefreshRunsGetWithResponse One refresh run with its counts and rejects (operator admin)
+//
+// status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/admin/refresh-runs/{task_id} (the `AdminRefreshRunsGet` operationId).
+func (c *ClientWithResponses) AdminRefreshRunsGetWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*AdminRefreshRunsGetResponse, error) {
+	rsp, err := c.AdminRefreshRunsGet(ctx, taskId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminRefreshRunsGetResponse(rsp)
+}
+
+// AdminRefreshesListWithResponse List the scheduled refresh sources with their latest run (operator admin)
+//
+// Every source of the server's refresh configuration (--refresh-config) with its schedule, next firing and latest run: status (queued, waiting, running, completed, failed), progress, counts (read, changed, unchanged, closed, rejected, dropped, not_modified). Admin keys of the configuration's operator_orgs only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/admin/refreshes (the `AdminRefreshesList` operationId).
+func (c *ClientWithResponses) AdminRefreshesListWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*AdminRefreshesListResponse, error) {
+	rsp, err := c.AdminRefreshesList(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminRefreshesListResponse(rsp)
+}
+
+// AdminRefreshesGetWithResponse A refresh source's run history with rejects (operator admin)
+//
+// The source and its latest runs, newest first, each with its counts and up to 1,000 rejects (file, row, domain, reason: refused rows and optional fields dropped from kept records).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/admin/refreshes/{name} (the `AdminRefreshesGet` operationId).
+func (c *ClientWithResponses) AdminRefreshesGetWithResponse(ctx context.Context, name string, params *AdminRefreshesGetParams, reqEditors ...RequestEditorFn) (*AdminRefreshesGetResponse, error) {
+	rsp, err := c.AdminRefreshesGet(ctx, name, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminRefreshesGetResponse(rsp)
+}
+
+// AdminRefreshesRunWithResponse Start a refresh of a source now (operator admin)
+//
+// Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/admin/refreshes/{name}/run (the `AdminRefreshesRun` operationId).
+func (c *ClientWithResponses) AdminRefreshesRunWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*AdminRefreshesRunResponse, error) {
+	rsp, err := c.AdminRefreshesRun(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdminRefreshesRunResponse(rsp)
+}
+
 // AppendWithBodyWithResponse Append datasets to a file of domains
 //
 // multipart/form-data with `file` (CSV or .xlsx, at most 5 MB and 10,000 rows). `dataset` (required, repeatable): bizdata, domain_status, redirects, growth (quarterly `score_YYYYqN` and `subdomains_YYYYqN`, `score_growth_3m`, `subdomain_growth_3m` in percent), vendors (at most 100), subdomains (at most 300, most popular first). Parameters may also be sent as form fields. Billing: bizdata bills net-new domains (90-day cache); each other dataset bills one record per row that returns data, every time.
@@ -17019,6 +17729,250 @@ func (c *ClientWithResponses) VendorsWithResponse(ctx context.Context, params *V
 		return nil, err
 	}
 	return ParseVendorsResponse(rsp)
+}
+
+// ParseAdminRefreshRunsGetResponse parses an HTTP response from a AdminRefreshRunsGetWithResponse call
+func ParseAdminRefreshRunsGetResponse(rsp *http.Response) (*AdminRefreshRunsGetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminRefreshRunsGetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RunView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAdminRefreshesListResponse parses an HTTP response from a AdminRefreshesListWithResponse call
+func ParseAdminRefreshesListResponse(rsp *http.Response) (*AdminRefreshesListResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminRefreshesListResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ListOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAdminRefreshesGetResponse parses an HTTP response from a AdminRefreshesGetWithResponse call
+func ParseAdminRefreshesGetResponse(rsp *http.Response) (*AdminRefreshesGetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminRefreshesGetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SourceStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAdminRefreshesRunResponse parses an HTTP response from a AdminRefreshesRunWithResponse call
+func ParseAdminRefreshesRunResponse(rsp *http.Response) (*AdminRefreshesRunResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdminRefreshesRunResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest RunView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
 }
 
 // ParseAppendResponse parses an HTTP response from a AppendWithResponse call

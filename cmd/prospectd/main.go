@@ -25,6 +25,7 @@ Usage:
   prospectd demo   --companies N [--contacts M] [--seed S] [--data-dir DIR]
   prospectd ingest companies|contacts FILE [--data-dir DIR] [--rejects FILE]
   prospectd keys   create --org NAME [--admin] [--plan none|starter|team] [--email E] [--data-dir DIR]
+  prospectd refresh status [NAME] | run NAME [--wait]  --refresh-config FILE [--data-dir DIR]
 
 Run "prospectd COMMAND -h" for the flags of a command and their environment variables.
 `
@@ -57,6 +58,8 @@ func main() {
 		err = runIngest(ctx, args)
 	case "keys":
 		err = runKeys(ctx, args)
+	case "refresh":
+		err = runRefresh(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

@@ -40,6 +40,7 @@ func runServe(ctx context.Context, args []string) error {
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
 	ts := addToolServerFlags(fs)
+	rfl := addRefreshFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -126,13 +127,18 @@ func runServe(ctx context.Context, args []string) error {
 		jc.Saved = saved.NewService(ss)
 	}
 	go exports.CleanLoop(ctx, time.Hour)
+	refreshSvc, err := rfl.service(st, eng, *b.dataDir, log)
+	if err != nil {
+		return err
+	}
+	jc.Refresh = refreshSvc
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Exports: exports, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
 	if err != nil {
@@ -143,6 +149,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("tool server: %w", err)
 	}
 	go parts.OAuth.PurgeLoop(ctx, time.Hour)
+	refreshSvc.Schedule(ctx)
 	n, _ := eng.CountCompanies(ctx, nil)
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")

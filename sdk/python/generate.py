@@ -33,6 +33,7 @@ WAITERS = {
     "email-find": ("job_id", "/v1/email/jobs/{id}"),
     "email-verify": ("job_id", "/v1/email/jobs/{id}"),
     "email-find-batch": ("batch_id", "/v1/email/batch/{id}/results"),
+    "admin-refreshes-run": ("task_id", "/v1/admin/refresh-runs/{id}"),
 }
 
 

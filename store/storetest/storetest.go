@@ -33,6 +33,9 @@ func RunAll(t *testing.T, open func(t *testing.T) store.Store) {
 		{"TaskLeaseExpiry", testTaskLeaseExpiry},
 		{"Logins", testLogins},
 		{"OAuth", testOAuth},
+		{"RefreshLease", testRefreshLease},
+		{"RefreshFires", testRefreshFires},
+		{"RefreshRuns", testRefreshRuns},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}

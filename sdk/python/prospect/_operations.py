@@ -11,9 +11,13 @@ from typing import IO, Any, Dict, List, Mapping, Optional, Tuple, TypedDict, Uni
 # A file to upload: a path, its bytes, or an open binary file.
 FileInput = Union[str, bytes, "os.PathLike[str]", IO[bytes]]
 
-WAITERS: Dict[str, Tuple[str, str]] = {'bulkmatch': ('task_id', '/v1/bulkmatch/status/{id}'), 'segment': ('task_id', '/v1/segment/status/{id}'), 'contacts-bulk-match': ('task_id', '/v1/bulkcontactmatch/status/{id}'), 'gen-process': ('task_id', '/v1/gen/status/{id}'), 'gen-process-personas': ('task_id', '/v1/gen/status/{id}'), 'validate-icp': ('task_id', '/v1/gen/status/{id}'), 'contacts-discover-generate': ('task_id', '/v1/gen/status/{id}'), 'email-find': ('job_id', '/v1/email/jobs/{id}'), 'email-verify': ('job_id', '/v1/email/jobs/{id}'), 'email-find-batch': ('batch_id', '/v1/email/batch/{id}/results')}
+WAITERS: Dict[str, Tuple[str, str]] = {'bulkmatch': ('task_id', '/v1/bulkmatch/status/{id}'), 'segment': ('task_id', '/v1/segment/status/{id}'), 'contacts-bulk-match': ('task_id', '/v1/bulkcontactmatch/status/{id}'), 'gen-process': ('task_id', '/v1/gen/status/{id}'), 'gen-process-personas': ('task_id', '/v1/gen/status/{id}'), 'validate-icp': ('task_id', '/v1/gen/status/{id}'), 'contacts-discover-generate': ('task_id', '/v1/gen/status/{id}'), 'email-find': ('job_id', '/v1/email/jobs/{id}'), 'email-verify': ('job_id', '/v1/email/jobs/{id}'), 'email-find-batch': ('batch_id', '/v1/email/batch/{id}/results'), 'admin-refreshes-run': ('task_id', '/v1/admin/refresh-runs/{id}')}
 
 OPERATIONS: Dict[str, Tuple[str, str, str]] = {
+    'admin-refresh-runs-get': ('GET', '/v1/admin/refresh-runs/{task_id}', 'admin_refresh_runs_get'),
+    'admin-refreshes-get': ('GET', '/v1/admin/refreshes/{name}', 'admin_refreshes_get'),
+    'admin-refreshes-list': ('GET', '/v1/admin/refreshes', 'admin_refreshes_list'),
+    'admin-refreshes-run': ('POST', '/v1/admin/refreshes/{name}/run', 'admin_refreshes_run'),
     'append': ('POST', '/v1/append', 'append'),
     'bulkmatch': ('POST', '/v1/bulkmatch', 'bulkmatch'),
     'bulkmatch-status': ('GET', '/v1/bulkmatch/status/{task_id}', 'bulkmatch_status'),
@@ -124,6 +128,8 @@ ContactResultsBody = TypedDict('ContactResultsBody', {"notes": "Optional[List[st
 
 CountBody = TypedDict('CountBody', {"count": "int"}, total=False)
 
+Counts = TypedDict('Counts', {"changed": "int", "closed": "int", "dropped": "int", "files": "Optional[List[str]]", "not_modified": "bool", "read": "int", "rejected": "int", "unchanged": "int"}, total=False)
+
 DeliveryBody = TypedDict('DeliveryBody', {"at": "str", "attempt": "int", "error": "str", "status": "int"}, total=False)
 
 DiscoveredCompany = TypedDict('DiscoveredCompany', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "match_reasons": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "similarity": "float", "site_text": "str", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]", "vendors": "Optional[List[str]]"}, total=False)
@@ -174,6 +180,8 @@ JobView = TypedDict('JobView', {"batch_id": "str", "error": "str", "job_id": "st
 
 LLMIntegration = TypedDict('LLMIntegration', {"api_key": "str", "base_url": "Optional[str]", "integration_id": "str", "integration_name": "str", "is_default": "bool", "model_deprecated": "bool", "model_name": "str", "provider": "str", "supports_web_search": "bool"}, total=False)
 
+ListOutBody = TypedDict('ListOutBody', {"sources": "Optional[List[SourceStatus]]"}, total=False)
+
 ListSavedOutputBody = TypedDict('ListSavedOutputBody', {"count": "int", "results": "Optional[List[SavedQueryBody]]"}, total=False)
 
 LlmBody = TypedDict('LlmBody', {"api_key": "str", "base_url": "str", "integration_name": "str", "model_name": "str", "provider": "str"}, total=False)
@@ -208,6 +216,8 @@ PutMonitorInputBody = TypedDict('PutMonitorInputBody', {"schedule": "str", "webh
 
 RedirectsRow = TypedDict('RedirectsRow', {"domain": "str", "match": "bool", "redirect_count": "Optional[int]", "redirect_sources": "Optional[List[str]]"}, total=False)
 
+Reject = TypedDict('Reject', {"domain": "str", "file": "str", "reason": "str", "row": "int"}, total=False)
+
 Reply = TypedDict('Reply', {"arg": "str", "at": "str", "code": "int", "enhanced": "str", "host": "str", "ms": "int", "step": "str", "text": "str"}, total=False)
 
 ResearchAccepted = TypedDict('ResearchAccepted', {"column_name": "Optional[List[str]]", "status": "str", "task_id": "str", "total_domains": "int"}, total=False)
@@ -217,6 +227,8 @@ ResearchStatus = TypedDict('ResearchStatus', {"cost_metadata": "Dict[str, Any]",
 ResponseFormat = TypedDict('ResponseFormat', {"description": "str", "field_labels": "Dict[str, str]", "response_type": "str"}, total=False)
 
 Result = TypedDict('Result', {"age_seconds": "int", "attempts": "int", "cached": "bool", "delivery_confirmed": "bool", "domain": "str", "duration_ms": "int", "email": "str", "evidence": "Evidence", "first_name": "str", "is_catch_all": "bool", "last_name": "str", "provider": "Optional[str]", "result": "Found", "retry_at": "str", "status": "str", "withheld": "str"}, total=False)
+
+RunView = TypedDict('RunView', {"attempts": "int", "counts": "Counts", "created_at": "str", "error": "str", "finished_at": "str", "progress": "int", "rejects": "Optional[List[Reject]]", "source": "str", "started_at": "str", "status": "str", "task_id": "str", "trigger": "str"}, total=False)
 
 SaveResultsOutputBody = TypedDict('SaveResultsOutputBody', {"action": "str", "domain_count": "int", "persona_id_count": "int", "query_id": "str", "query_name": "str", "row_count": "int", "tags": "Optional[List[str]]"}, total=False)
 
@@ -241,6 +253,8 @@ SegmentedCompany = TypedDict('SegmentedCompany', {"address": "Address", "busines
 SignupBody = TypedDict('SignupBody', {"agent": "str", "email": "str", "first_name": "str", "last_name": "str"}, total=False)
 
 SignupResult = TypedDict('SignupResult', {"email": "str", "next_step": "str", "status": "str"}, total=False)
+
+SourceStatus = TypedDict('SourceStatus', {"kind": "str", "location": "str", "mode": "str", "name": "str", "next_run_at": "str", "runs": "Optional[List[RunView]]", "schedule": "str"}, total=False)
 
 Status = TypedDict('Status', {"confidence": "float", "status": "str"}, total=False)
 
@@ -274,6 +288,50 @@ class Operations(abc.ABC):
 
     @abc.abstractmethod
     def wait(self, operation_id: str, answer: Any, *, timeout: Optional[float] = None) -> Any: ...
+
+    def admin_refresh_runs_get(self, *, task_id: str) -> RunView:
+        """One refresh run with its counts and rejects (operator admin).
+
+        GET /v1/admin/refresh-runs/{task_id} (operation admin-refresh-runs-get).
+
+        status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.
+        """
+        answer = self._call('GET', '/v1/admin/refresh-runs/{task_id}', path_params={"task_id": task_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def admin_refreshes_get(self, *, name: str, limit: Optional[int] = None) -> SourceStatus:
+        """A refresh source's run history with rejects (operator admin).
+
+        GET /v1/admin/refreshes/{name} (operation admin-refreshes-get).
+
+        The source and its latest runs, newest first, each with its counts and up to 1,000 rejects (file, row, domain, reason: refused rows and optional fields dropped from kept records).
+        """
+        answer = self._call('GET', '/v1/admin/refreshes/{name}', path_params={"name": name}, query={"limit": limit})
+        return answer  # type: ignore[no-any-return]
+
+    def admin_refreshes_list(self) -> ListOutBody:
+        """List the scheduled refresh sources with their latest run (operator admin).
+
+        GET /v1/admin/refreshes (operation admin-refreshes-list).
+
+        Every source of the server's refresh configuration (--refresh-config) with its schedule, next firing and latest run: status (queued, waiting, running, completed, failed), progress, counts (read, changed, unchanged, closed, rejected, dropped, not_modified). Admin keys of the configuration's operator_orgs only.
+        """
+        answer = self._call('GET', '/v1/admin/refreshes', path_params={}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def admin_refreshes_run(self, *, name: str, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Start a refresh of a source now (operator admin).
+
+        POST /v1/admin/refreshes/{name}/run (operation admin-refreshes-run).
+
+        Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.
+
+        wait=True polls the task's status until it ends (timeout in seconds) and returns the final status.
+        """
+        answer = self._call('POST', '/v1/admin/refreshes/{name}/run', path_params={"name": name}, query={})
+        if wait:
+            return self.wait('admin-refreshes-run', answer, timeout=timeout)
+        return answer
 
     def append(self, *, dataset: Optional[Optional[List[str]]] = None, domain_column: Optional[str] = None, query_id: Optional[Optional[List[str]]] = None, csv: Optional[str] = None, body_csv: Optional[bool] = None, body_dataset: Optional[Optional[List[str]]] = None, body_domain_column: Optional[str] = None, file: Optional[FileInput] = None, body_query_id: Optional[Optional[List[str]]] = None) -> List[Dict[str, Any]]:
         """Append datasets to a file of domains.
@@ -979,6 +1037,22 @@ class AsyncOperations(abc.ABC):
 
     @abc.abstractmethod
     async def _run(self, fn: Any, **kwargs: Any) -> Any: ...
+
+    async def admin_refresh_runs_get(self, *, task_id: str) -> RunView:
+        """One refresh run with its counts and rejects (operator admin) (async; see Client.admin_refresh_runs_get)."""
+        return await self._run(self._sync.admin_refresh_runs_get, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def admin_refreshes_get(self, *, name: str, limit: Optional[int] = None) -> SourceStatus:
+        """A refresh source's run history with rejects (operator admin) (async; see Client.admin_refreshes_get)."""
+        return await self._run(self._sync.admin_refreshes_get, name=name, limit=limit)  # type: ignore[no-any-return]
+
+    async def admin_refreshes_list(self) -> ListOutBody:
+        """List the scheduled refresh sources with their latest run (operator admin) (async; see Client.admin_refreshes_list)."""
+        return await self._run(self._sync.admin_refreshes_list)  # type: ignore[no-any-return]
+
+    async def admin_refreshes_run(self, *, name: str, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Start a refresh of a source now (operator admin) (async; see Client.admin_refreshes_run)."""
+        return await self._run(self._sync.admin_refreshes_run, name=name, wait=wait, timeout=timeout)
 
     async def append(self, *, dataset: Optional[Optional[List[str]]] = None, domain_column: Optional[str] = None, query_id: Optional[Optional[List[str]]] = None, csv: Optional[str] = None, body_csv: Optional[bool] = None, body_dataset: Optional[Optional[List[str]]] = None, body_domain_column: Optional[str] = None, file: Optional[FileInput] = None, body_query_id: Optional[Optional[List[str]]] = None) -> List[Dict[str, Any]]:
         """Append datasets to a file of domains (async; see Client.append)."""
