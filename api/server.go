@@ -112,6 +112,8 @@ type Server struct {
 	queries    *queryRoutes // nil when the store keeps no saved queries
 	// mounts are net/http handlers served beside the API (mount.go).
 	mounts mounts
+	// tokens verifies OAuth access tokens (AcceptTokens); nil: keys only.
+	tokens func(ctx context.Context, token string) (store.Principal, error)
 }
 
 // New builds the API with every route registered.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/hkdf"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -35,6 +36,12 @@ import (
 type Host interface {
 	Mount(prefix string, h http.Handler, bodyLimit int64)
 	OpenAPI() *huma.OpenAPI
+}
+
+// tokenAcceptor is a Host whose routes can also take OAuth access tokens
+// (*api.Server's AcceptTokens).
+type tokenAcceptor interface {
+	AcceptTokens(verify func(ctx context.Context, token string) (store.Principal, error))
 }
 
 // Config are the parts' settings and the services they call.
@@ -103,6 +110,20 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		return nil, err
 	}
 	app.SetGrants(as)
+	// The REST routes accept access tokens granted for the REST resource
+	// (the command-line client's browser login), besides API keys.
+	if rest, ok := h.(tokenAcceptor); ok {
+		rest.AcceptTokens(func(ctx context.Context, token string) (store.Principal, error) {
+			g, err := as.VerifyREST(ctx, token)
+			if errors.Is(err, oauth.ErrInvalidToken) {
+				return store.Principal{}, fmt.Errorf("%w: %w", store.ErrUnauthorized, err)
+			}
+			if err != nil {
+				return store.Principal{}, err
+			}
+			return g.Principal, nil
+		})
+	}
 	verify := mcp.Verifier(func(ctx context.Context, token string) (mcp.Caller, error) {
 		g, err := as.Verify(ctx, token)
 		if err != nil {
