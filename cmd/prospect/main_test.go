@@ -580,7 +580,7 @@ func TestLiveServer(t *testing.T) {
 		if _, err := os.Stat(path); !os.IsNotExist(err) {
 			t.Fatalf("bad key stored: %v", err)
 		}
-		if r := runCLI(t, e, s.demoKey+"\n", "login", "--base-url", s.base); r.code != 0 {
+		if r := runCLI(t, e, s.demoKey+"\n", "login", "--with-key", "--base-url", s.base); r.code != 0 {
 			t.Fatalf("login from stdin: %+v", r)
 		}
 		fi, err := os.Stat(path)
