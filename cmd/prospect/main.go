@@ -122,6 +122,8 @@ email jobs, rows withheld for credits).`,
 		}
 		root.AddCommand(a.opCommand(op))
 	}
+	root.AddGroup(&cobra.Group{ID: "long", Title: "Long jobs (chunked, resumable):"})
+	root.AddCommand(a.emailCSVCommand())
 	root.AddGroup(&cobra.Group{ID: "session", Title: "Session:"})
 	root.AddCommand(a.loginCommand(), a.logoutCommand(), a.whoamiCommand())
 	return root, nil
