@@ -96,7 +96,7 @@ func TestEmailCSVResume(t *testing.T) {
 	}
 	defer w.Close()
 	hosts, domains, perDomain := 40, 400, 50 // 20,000 rows
-	if os.Getenv("RESUME_SMALL") != "" { // a 2,000-row run for quick local checks
+	if os.Getenv("RESUME_SMALL") != "" {     // a 2,000-row run for quick local checks
 		domains = 40
 	}
 	for h := 0; h < hosts; h++ {
