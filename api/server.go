@@ -8,6 +8,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -114,6 +115,8 @@ type Server struct {
 	mounts mounts
 	// tokens verifies OAuth access tokens (AcceptTokens); nil: keys only.
 	tokens func(ctx context.Context, token string) (store.Principal, error)
+	// estimator serves POST /v1/estimate (SetEstimator).
+	estimator func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error)
 }
 
 // New builds the API with every route registered.
@@ -183,6 +186,7 @@ func New(d Deps) *Server {
 	s.registerLookup()
 	s.registerEmail()
 	s.registerResearch(s.registerIntegrations())
+	s.registerEstimate()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

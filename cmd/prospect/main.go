@@ -190,7 +190,7 @@ func (a *app) call(cmd *cobra.Command, op *operation, req *request) error {
 		return err
 	}
 	if a.dryRun {
-		return a.printDryRun(c, req)
+		return a.printDryRun(cmd.Context(), c, req)
 	}
 	ctx := cmd.Context()
 	if w, _ := cmd.Flags().GetBool("wait"); w && statusRoute(op) {
@@ -321,8 +321,9 @@ func (a *app) whoamiCommand() *cobra.Command {
 	}
 }
 
-// printDryRun shows what call would send.
-func (a *app) printDryRun(c *client, req *request) error {
+// printDryRun shows what call would send, and what it would cost at
+// most (POST /v1/estimate, which runs nothing and bills nothing).
+func (a *app) printDryRun(ctx context.Context, c *client, req *request) error {
 	u := strings.TrimRight(c.base, "/") + strings.TrimPrefix(req.path, "/v1")
 	if len(req.query) > 0 {
 		u += "?" + encodeQuery(req.query)
@@ -339,6 +340,8 @@ func (a *app) printDryRun(c *client, req *request) error {
 	case req.contentType != "":
 		fmt.Fprintf(a.stdout, "Content-Type: %s\n\n(%d bytes)\n", req.contentType, len(req.body))
 	}
+	fmt.Fprintln(a.stdout)
+	a.printServerEstimate(ctx, c, req)
 	return nil
 }
 

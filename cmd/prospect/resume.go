@@ -221,22 +221,40 @@ func (a *app) openJobState(path string, resume bool, kind, input, sum string, ro
 	return st, st.save(path)
 }
 
-// dryRunChunks shows what the run would submit and its most credits.
+// dryRunChunks shows what the run would submit and the most it would
+// cost: the server's estimate of each chunk left (which also checks its
+// rows), summed.
 func (a *app) dryRunChunks(ctx context.Context, c *client, st *jobState, rows []map[string]string) error {
-	left, rows2 := 0, 0
+	var left []chunkState
 	for _, ch := range st.Chunks {
 		if ch.Status == "pending" || ch.Status == "submitting" {
-			left++
-			rows2 += ch.End - ch.Start
+			left = append(left, ch)
 		}
 	}
-	fmt.Fprintf(a.stdout, "POST %s/email/find/batch ×%d (of %d chunks; up to %d rows each)\n", strings.TrimRight(c.base, "/"), left, len(st.Chunks), st.ChunkSize)
-	if left > 0 {
-		first := st.Chunks[len(st.Chunks)-left]
-		sample, _ := json.Marshal(map[string]any{"requests": rows[first.Start:min(first.Start+2, first.End)]})
-		fmt.Fprintf(a.stdout, "first body (2 of its rows): %s\n", sample)
+	fmt.Fprintf(a.stdout, "POST %s/email/find/batch ×%d (%d of %d chunks left; up to %d rows each)\n",
+		strings.TrimRight(c.base, "/"), len(left), len(left), len(st.Chunks), st.ChunkSize)
+	var sum serverEstimate
+	for _, ch := range left {
+		body, _ := json.Marshal(map[string]any{"operation": "email-find-batch", "arguments": map[string]any{"requests": rows[ch.Start:ch.End]}})
+		res, err := c.do(ctx, http.MethodPost, "/v1/estimate", nil, "application/json", body)
+		if err != nil {
+			fmt.Fprintf(a.stdout, "estimated credits: unavailable for rows %d-%d (%v)\n", ch.Start+1, ch.End, err)
+			return nil
+		}
+		var e serverEstimate
+		if err := json.Unmarshal(res.body, &e); err != nil {
+			return fmt.Errorf("read estimate: %w", err)
+		}
+		sum.Records += e.Records
+		sum.Credits += e.Credits
+		sum.PriceUSD += e.PriceUSD
+		sum.CreditsLeft, sum.Note = e.CreditsLeft, e.Note
 	}
-	a.printEstimate(ctx, c, estimate{Records: rows2, Rule: "one credit per found address (at most one per row); addresses paid for in the last 90 days are free"})
+	fmt.Fprintf(a.stdout, "estimated credits: at most %d for %d rows, $%.2f at the plan's price; %d credits left\n",
+		sum.Credits, sum.Records, sum.PriceUSD, sum.CreditsLeft)
+	if sum.Note != "" {
+		fmt.Fprintf(a.stdout, "note: %s\n", sum.Note)
+	}
 	return nil
 }
 

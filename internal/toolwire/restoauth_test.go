@@ -2,12 +2,15 @@ package toolwire_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"golang.org/x/oauth2"
 
+	"github.com/openprospect/prospectd/index/enginetest"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -78,4 +81,74 @@ func TestRESTAcceptsTokensForItsResource(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Errorf("REST resource metadata: %d", res.StatusCode)
 	}
+}
+
+// TestEstimateRoute: POST /v1/estimate quotes the tool's estimate of a
+// REST operation without billing it; an operation without a rule is 422.
+func TestEstimateRoute(t *testing.T) {
+	e := newEnv(t, nil)
+	p := e.signUp(t, "max@acme-corp.com", store.PlanStarter)
+	conf := e.oauthClient(t)
+	v := oauth2.GenerateVerifier()
+	st := state()
+	loc, _ := p.approve(t, conf.AuthCodeURL(st, oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("resource", e.origin+"/v1")), "approve")
+	tok, err := conf.Exchange(context.Background(), loc.Query().Get("code"), oauth2.VerifierOption(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(body string) (int, map[string]any) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, e.origin+"/v1/estimate", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var m map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&m)
+		return res.StatusCode, m
+	}
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		check      func(map[string]any) bool
+	}{
+		{"discover", `{"operation":"discover","arguments":{"country":["US"],"max_records":"5"}}`, http.StatusOK,
+			func(m map[string]any) bool {
+				c, _ := m["credits"].(float64)
+				return c >= 1 && c <= 5 && m["price_usd"].(float64) > 0 && m["credits_left"].(float64) == 10000
+			}},
+		{"profile", `{"operation":"get-bizdata","arguments":{"domain":"` + enginetestDomain(t, e) + `"}}`, http.StatusOK,
+			func(m map[string]any) bool { return m["credits"].(float64) == 1 }},
+		{"bad argument", `{"operation":"discover","arguments":{"max_records":"many"}}`, http.StatusUnprocessableEntity,
+			func(m map[string]any) bool { return strings.Contains(m["detail"].(string), "max_records") }},
+		{"free operation", `{"operation":"get-usage"}`, http.StatusUnprocessableEntity,
+			func(m map[string]any) bool { return strings.Contains(m["detail"].(string), "has no estimate") }},
+	} {
+		status, m := post(tc.body)
+		if status != tc.status || !tc.check(m) {
+			t.Errorf("%s: %d %v\n%s", tc.name, status, m, e.logs.String())
+		}
+	}
+	// Nothing was billed.
+	req, _ := http.NewRequest(http.MethodGet, e.origin+"/v1/usage", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var u map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&u)
+	if u["credits_used"].(float64) != 0 {
+		t.Errorf("estimates billed: %v", u)
+	}
+}
+
+// enginetestDomain is a domain of the fixture index.
+func enginetestDomain(t *testing.T, _ *env) string {
+	t.Helper()
+	return enginetest.Fixtures()[0].Company.Domain
 }

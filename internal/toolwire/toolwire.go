@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/hkdf"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
@@ -42,6 +44,11 @@ type Host interface {
 // (*api.Server's AcceptTokens).
 type tokenAcceptor interface {
 	AcceptTokens(verify func(ctx context.Context, token string) (store.Principal, error))
+}
+
+// estimateHost is a Host serving POST /v1/estimate (*api.Server).
+type estimateHost interface {
+	SetEstimator(estimate func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error))
 }
 
 // Config are the parts' settings and the services they call.
@@ -150,6 +157,16 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	// POST /v1/estimate quotes what the tools' confirmations quote.
+	if rest, ok := h.(estimateHost); ok {
+		rest.SetEstimator(func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error) {
+			est, err := tools.EstimateOperation(ctx, p, op, args)
+			if errors.Is(err, mcp.ErrNoEstimate) {
+				return nil, fmt.Errorf("%w: %w", api.ErrNoEstimate, err)
+			}
+			return est, err
+		})
 	}
 	h.Mount(mcp.Path, tools.Handler(), mcp.BodyLimit)
 	h.Mount(oauth.IssuerPath+"/", as.Handler(), 64<<10)
