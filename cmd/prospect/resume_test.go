@@ -21,6 +21,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
+	"github.com/openprospect/prospectd/internal/toolwire"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
@@ -75,11 +76,17 @@ func startEmailWorld(t *testing.T, w *mailworld.World) *emailWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
+	origin := "http://" + ln.Addr().String()
+	// The tool server's rules answer POST /v1/estimate (the dry run).
+	if _, err := toolwire.Mount(srv, toolwire.Config{PublicURL: origin + "/v1", Secret: []byte("an auth secret of at least 32 bytes!"),
+		State: st, Engine: eng, Tasks: tasks, Email: emails, Log: log}); err != nil {
+		t.Fatal(err)
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(runCtx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return &emailWorld{base: "http://" + ln.Addr().String() + "/v1", key: key, dbPath: dbPath, orgID: org.ID}
+	return &emailWorld{base: origin + "/v1", key: key, dbPath: dbPath, orgID: org.ID}
 }
 
 // TestEmailCSVResume: a 20,000-row email batch against the simulated mail
@@ -88,16 +95,20 @@ func startEmailWorld(t *testing.T, w *mailworld.World) *emailWorld {
 // bills each found address once.
 func TestEmailCSVResume(t *testing.T) {
 	if testing.Short() {
-		t.Skip("20,000 lookups against a loopback mail world")
+		t.Skip("a 20,000-row email run against a loopback mail world")
 	}
 	w, err := mailworld.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	hosts, domains, perDomain := 40, 400, 50 // 20,000 rows
-	if os.Getenv("RESUME_SMALL") != "" {     // a 2,000-row run for quick local checks
-		domains = 40
+	// 20,000 rows naming 4,000 people (80 domains of 50), each listed 5
+	// times a chunk apart or more, as merged source lists do: a repeat is
+	// answered from the lookup cache and its address is not billed again,
+	// on either side of the interruption.
+	hosts, domains, perDomain, repeats := 40, 80, 50, 5
+	if os.Getenv("RESUME_SMALL") != "" { // a 2,000-row run for quick local checks
+		domains, repeats = 20, 2
 	}
 	for h := 0; h < hosts; h++ {
 		if err := w.AddHost(fmt.Sprintf("mx%d.hosting.example.net", h), mailworld.Behaviour{}); err != nil {
@@ -106,8 +117,7 @@ func TestEmailCSVResume(t *testing.T) {
 	}
 	firsts := []string{"ann", "bob", "cara", "dan", "eve", "finn", "gail", "hugo", "ida", "jon"}
 	lasts := []string{"ames", "baker", "cole", "dunn", "ellis"}
-	var csvb strings.Builder
-	csvb.WriteString("first_name,last_name,domain,title\n")
+	var people strings.Builder
 	found := map[string]bool{}
 	for d := 0; d < domains; d++ {
 		dom := fmt.Sprintf("co%03d.example.com", d)
@@ -119,23 +129,36 @@ func TestEmailCSVResume(t *testing.T) {
 				boxes = append(boxes, first+"."+last)
 				found[first+"."+last+"@"+dom] = true
 			}
-			fmt.Fprintf(&csvb, "%s,%s,%s,engineer\n", strings.ToUpper(first[:1])+first[1:], strings.ToUpper(last[:1])+last[1:], dom)
+			fmt.Fprintf(&people, "%s,%s,%s,engineer\n", strings.ToUpper(first[:1])+first[1:], strings.ToUpper(last[:1])+last[1:], dom)
 		}
 		w.AddDomain(mailworld.Domain{Name: dom, MX: []string{fmt.Sprintf("mx%d.hosting.example.net", d%hosts)}, Mailboxes: boxes})
 	}
+	csvb := "first_name,last_name,domain,title\n" + strings.Repeat(people.String(), repeats)
+	distinct := domains * perDomain
 	srv := startEmailWorld(t, w)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "people.csv")
-	if err := os.WriteFile(in, []byte(csvb.String()), 0o600); err != nil {
+	if err := os.WriteFile(in, []byte(csvb), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	statePath := in + ".prospect-state.json"
 	env := map[string]string{"PROSPECT_API_KEY": srv.key, "PROSPECT_BASE_URL": srv.base, "XDG_CONFIG_HOME": dir}
 	start := time.Now()
 
+	// The dry run: the chunks and the server's estimate, no state file.
+	rows := distinct * repeats
+	chunks := (rows + emailBatchCap - 1) / emailBatchCap
+	r := runCLI(t, env, "", "email-find-csv", "--file", in, "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("×%d (%d of %d chunks left", chunks, chunks, chunks)) ||
+		!strings.Contains(r.stdout, fmt.Sprintf("at most %d for %d rows", rows, rows)) {
+		t.Fatalf("dry run: %+v", r)
+	}
+	if _, err := os.Stat(statePath); !os.IsNotExist(err) {
+		t.Fatalf("the dry run wrote a state file: %v", err)
+	}
+
 	// The first run is interrupted once a fifth of the chunks (8 of 40)
 	// are submitted.
-	rows, chunks := domains*perDomain, domains*perDomain/emailBatchCap
 	interruptAt := max(1, chunks/5)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -215,7 +238,7 @@ func TestEmailCSVResume(t *testing.T) {
 		if r.Result.Status == email.StatusFound && r.Result.Result != nil {
 			gotFound[r.Result.Result.Email] = true
 		}
-		if want := fmt.Sprintf("co%03d.example.com", i/perDomain); r.Result.Domain != want {
+		if want := fmt.Sprintf("co%03d.example.com", i%distinct/perDomain); r.Result.Domain != want {
 			t.Fatalf("result %d is for %s, want %s (input order)", i, r.Result.Domain, want)
 		}
 	}
