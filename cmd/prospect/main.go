@@ -32,6 +32,7 @@ type app struct {
 	stderrTTY      bool
 	spec           *spec
 	ops            []*operation
+	waiters        map[string]waiter // the table and the inferred ones
 	httpClient     *http.Client
 
 	apiKey, baseURL, output string
@@ -87,6 +88,7 @@ func (a *app) root() (*cobra.Command, error) {
 		return nil, err
 	}
 	a.spec, a.ops = s, ops
+	a.waiters = resolveWaiters(s, ops)
 	root := &cobra.Command{
 		Use:   "prospect",
 		Short: "Command-line client of the prospecting API",
@@ -193,7 +195,7 @@ func (a *app) call(cmd *cobra.Command, op *operation, req *request) error {
 		return a.printDryRun(cmd.Context(), c, req)
 	}
 	ctx := cmd.Context()
-	if w, _ := cmd.Flags().GetBool("wait"); w && statusRoute(op) {
+	if w, _ := cmd.Flags().GetBool("wait"); w && a.statusRoute(op) {
 		return a.follow(ctx, c, op.ID, req.path, req.path)
 	}
 	res, err := c.do(ctx, req.method, req.path, req.query, req.contentType, req.body)

@@ -124,6 +124,7 @@ func TestWaitersCoverTasks(t *testing.T) {
 	if err := json.Unmarshal(openapiDoc, &raw); err != nil {
 		t.Fatal(err)
 	}
+	resolved := resolveWaiters(s, ops)
 	for _, op := range ops {
 		byID[op.ID] = op
 		if op.Method == http.MethodGet {
@@ -143,8 +144,8 @@ func TestWaitersCoverTasks(t *testing.T) {
 				}
 				for _, id := range []string{"task_id", "job_id", "batch_id"} {
 					if _, ok := sc.Properties[id]; ok {
-						if _, ok := waiters[op.ID]; !ok {
-							t.Errorf("%s answers %s but has no waiter", op.ID, id)
+						if _, ok := resolved[op.ID]; !ok {
+							t.Errorf("%s answers %s but has no waiter (none in the table, and no unique status route to infer)", op.ID, id)
 						}
 					}
 				}
@@ -164,6 +165,45 @@ func TestWaitersCoverTasks(t *testing.T) {
 		if !found {
 			t.Errorf("waiter %s: %s is no GET route", id, w.statusPath)
 		}
+	}
+}
+
+// TestInferredWaiters: a task route the table lacks gets a waiter from
+// the document (a new route reaches --wait by refreshing openapi.json);
+// where the table's entries can be inferred, inference agrees with them.
+func TestInferredWaiters(t *testing.T) {
+	doc := `{"paths": {
+	  "/v1/widgets/build": {"post": {"operationId": "widgets-build", "responses": {"202": {"content": {"application/json": {"schema": {"properties": {"task_id": {"type": "string"}}}}}}}}},
+	  "/v1/widgets/status/{task_id}": {"get": {"operationId": "widgets-status", "responses": {}}},
+	  "/v1/gadgets/status/{task_id}": {"get": {"operationId": "gadgets-status", "responses": {}}},
+	  "/v1/other/start": {"post": {"operationId": "other-start", "responses": {"202": {"content": {"application/json": {"schema": {"properties": {"task_id": {"type": "string"}}}}}}}}}
+	}}`
+	s, ops, err := parseSpec([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := resolveWaiters(s, ops)
+	if w := got["widgets-build"]; w.idField != "task_id" || w.statusPath != "/v1/widgets/status/{id}" {
+		t.Errorf("widgets-build: %+v", w)
+	}
+	if w, ok := got["other-start"]; ok {
+		t.Errorf("other-start has two equally near status routes, inferred %+v", w)
+	}
+	s, ops, err = parseSpec(openapiDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := waiters
+	waiters = map[string]waiter{}
+	inferred := resolveWaiters(s, ops)
+	waiters = saved
+	for id, w := range inferred {
+		if tw, ok := waiters[id]; ok && tw != w {
+			t.Errorf("%s: inferred %+v, the table says %+v", id, w, tw)
+		}
+	}
+	if len(inferred) < 5 {
+		t.Errorf("only %d waiters inferred from the document: %v", len(inferred), inferred)
 	}
 }
 

@@ -382,9 +382,9 @@ func (a *app) opCommand(op *operation) *cobra.Command {
 	if bodyType == "application/json" {
 		cmd.Flags().String("body", "", "JSON request body: inline, @file.json or @- for stdin; field flags override its fields")
 	}
-	if _, ok := waiters[op.ID]; ok {
+	if _, ok := a.waiters[op.ID]; ok {
 		cmd.Flags().Bool("wait", false, "wait for the task to finish, with progress on stderr, and print its final status")
-	} else if statusRoute(op) {
+	} else if a.statusRoute(op) {
 		cmd.Flags().Bool("wait", false, "poll until the task ends, with progress on stderr, and print its final status")
 	}
 	return cmd
