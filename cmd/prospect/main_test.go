@@ -556,6 +556,33 @@ func TestLiveServer(t *testing.T) {
 		}
 	})
 
+	t.Run("README: append a CSV of domains", func(t *testing.T) {
+		csvPath := filepath.Join(t.TempDir(), "domains.csv")
+		if err := os.WriteFile(csvPath, []byte("domain\n"+domain+"\nno-such-domain-zzyzx.com\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := runCLI(t, env, "", "append", "--file", csvPath, "--dataset", "domain_status", "--dataset", "growth", "-o", "csv")
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		if r.code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "domain") || !strings.Contains(r.stdout, domain) {
+			t.Fatalf("append: %+v", r)
+		}
+	})
+
+	t.Run("dry run with the server's estimate", func(t *testing.T) {
+		before := runCLI(t, env, "", "usage", "-o", "json")
+		r := runCLI(t, env, "", "--dry-run", "discover", "--icp-text", "dental clinic", "--max-records", "5")
+		if r.code != 0 || !strings.Contains(r.stdout, "GET "+s.base+"/discover?") || !strings.Contains(r.stdout, "estimated credits: at most 5 for 5 records") {
+			t.Fatalf("dry run: %+v", r)
+		}
+		if r := runCLI(t, env, "", "--dry-run", "usage"); r.code != 0 || !strings.Contains(r.stdout, "estimated credits: none known") {
+			t.Fatalf("dry run of a free operation: %+v", r)
+		}
+		after := runCLI(t, env, "", "usage", "-o", "json")
+		if before.stdout != after.stdout {
+			t.Errorf("the dry run spent credits: %s then %s", before.stdout, after.stdout)
+		}
+	})
+
 	t.Run("json body from flags and file", func(t *testing.T) {
 		r := runCLI(t, env, "", "contacts-discover", "--icp-text", "dentist", "--max-records", "20", "--seniority", "director", "-o", "json")
 		if r.code != 0 {

@@ -132,7 +132,7 @@ func emailRows(b []byte, firstCol, lastCol, domainCol string) ([]map[string]stri
 
 func (a *app) emailCSVCommand() *cobra.Command {
 	var file, statePath, firstCol, lastCol, domainCol string
-	var resume bool
+	var resume, evidence bool
 	var chunk, maxActive int
 	cmd := &cobra.Command{
 		Use:     "email-find-csv",
@@ -180,13 +180,14 @@ already paid for in the last 90 days is free.`,
 			if a.dryRun {
 				return a.dryRunChunks(cmd.Context(), c, st, rows)
 			}
-			return a.runEmailChunks(cmd.Context(), c, st, statePath, rows, maxActive)
+			return a.runEmailChunks(cmd.Context(), c, st, statePath, rows, maxActive, evidence)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&file, "file", "", "CSV of people with a header row (required)")
 	f.StringVar(&statePath, "state", "", "state file of the run (default FILE.prospect-state.json)")
 	f.BoolVar(&resume, "resume", false, "continue the run recorded in the state file")
+	f.BoolVar(&evidence, "evidence", false, "keep each result's evidence (the SMTP session; kilobytes a row) in the output")
 	f.IntVar(&chunk, "chunk-size", emailBatchCap, "rows per batch (1-500)")
 	f.IntVar(&maxActive, "max-active", 2, "batches queued or running at once (the account caps queued lookups)")
 	f.StringVar(&firstCol, "first-name-column", "first_name", "column of first names")
@@ -266,7 +267,7 @@ type batchAnswer struct {
 	Results   []json.RawMessage `json:"results"`
 }
 
-func (a *app) runEmailChunks(ctx context.Context, c *client, st *jobState, path string, rows []map[string]string, maxActive int) error {
+func (a *app) runEmailChunks(ctx context.Context, c *client, st *jobState, path string, rows []map[string]string, maxActive int, evidence bool) error {
 	save := func() error { return st.save(path) }
 	active := func() []int {
 		var ids []int
@@ -277,10 +278,13 @@ func (a *app) runEmailChunks(ctx context.Context, c *client, st *jobState, path 
 		}
 		return ids
 	}
-	// poll follows the submitted chunks once; it returns how many ended.
+	// poll reads the oldest submitted chunk's batch once and returns how
+	// many chunks ended (0 or 1). Only the oldest: a batch's results carry
+	// every job with its evidence (kilobytes each), batches run in
+	// submission order, and the oldest is the one to end first.
 	poll := func() (int, error) {
 		ended := 0
-		for _, i := range active() {
+		for _, i := range active()[:min(1, len(active()))] {
 			ch := &st.Chunks[i]
 			res, err := c.do(ctx, http.MethodGet, "/v1/email/batch/"+ch.BatchID+"/results", nil, "", nil)
 			if err != nil {
@@ -419,7 +423,12 @@ func (a *app) runEmailChunks(ctx context.Context, c *client, st *jobState, path 
 		if err := json.Unmarshal(res.body, &ba); err != nil {
 			return fmt.Errorf("read batch %s: %w", ch.BatchID, err)
 		}
-		all = append(all, ba.Results...)
+		for _, j := range ba.Results {
+			if !evidence {
+				j = dropEvidence(j)
+			}
+			all = append(all, j)
+		}
 		failed += ba.Failed
 	}
 	out, _ := json.Marshal(map[string]any{"total": st.Rows, "failed": failed, "results": all})
@@ -430,6 +439,23 @@ func (a *app) runEmailChunks(ctx context.Context, c *client, st *jobState, path 
 		return withCode(exitPartial, fmt.Errorf("%d of %d lookups failed", failed, st.Rows))
 	}
 	return nil
+}
+
+// dropEvidence removes result.evidence from a job: the SMTP transcript is
+// most of a job's size, and a run's output holds every row.
+func dropEvidence(job json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(job, &m) != nil {
+		return job
+	}
+	if r, ok := m["result"].(map[string]any); ok {
+		delete(r, "evidence")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return job
+	}
+	return b
 }
 
 func (a *app) pause(ctx context.Context) error { return sleepCtx(ctx, a.pollInterval) }

@@ -180,7 +180,7 @@ func TestEmailCSVResume(t *testing.T) {
 	}()
 	var out, errb bytes.Buffer
 	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }}
-	code := a.run(ctx, []string{"email-find-csv", "--file", in, "--poll-interval", "300ms", "-o", "json"})
+	code := a.run(ctx, []string{"email-find-csv", "--file", in, "--poll-interval", "1s", "-o", "json"})
 	if code == 0 || !strings.Contains(errb.String(), "--resume") {
 		t.Fatalf("interrupted run: exit %d, %s", code, errb.String())
 	}
@@ -211,7 +211,7 @@ func TestEmailCSVResume(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	a = &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string { return env[k] }}
-	if code := a.run(context.Background(), []string{"email-find-csv", "--file", in, "--resume", "--poll-interval", "300ms", "-o", "json"}); code != 0 {
+	if code := a.run(context.Background(), []string{"email-find-csv", "--file", in, "--resume", "--poll-interval", "1s", "-o", "json"}); code != 0 {
 		t.Fatalf("resumed run: exit %d, %s", code, errb.String())
 	}
 	var answer struct {

@@ -38,6 +38,7 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'email-find-batch': ('POST', '/v1/email/find/batch', 'email_find_batch'),
     'email-job': ('GET', '/v1/email/jobs/{job_id}', 'email_job'),
     'email-verify': ('POST', '/v1/email/verify', 'email_verify'),
+    'estimate': ('POST', '/v1/estimate', 'estimate'),
     'gen-cancel': ('DELETE', '/v1/gen/cancel/{task_id}', 'gen_cancel'),
     'gen-models': ('GET', '/v1/gen/models', 'gen_models'),
     'gen-process': ('POST', '/v1/gen/process', 'gen_process'),
@@ -141,6 +142,10 @@ EmailVerifyBody = TypedDict('EmailVerifyBody', {"email": "str"}, total=False)
 ErrorDetail = TypedDict('ErrorDetail', {"location": "str", "message": "str", "value": "Any"}, total=False)
 
 ErrorModel = TypedDict('ErrorModel', {"detail": "str", "errors": "Optional[List[ErrorDetail]]", "instance": "str", "status": "int", "title": "str", "type": "str"}, total=False)
+
+EstimateAnswer = TypedDict('EstimateAnswer', {"credits": "int", "credits_left": "int", "note": "str", "operation": "str", "price_usd": "float", "provider_calls": "int", "records": "int"}, total=False)
+
+EstimateBody = TypedDict('EstimateBody', {"arguments": "Dict[str, Any]", "operation": "str"}, total=False)
 
 Evidence = TypedDict('Evidence', {"candidates": "Optional[List[CandidateReply]]", "catch_all_probe": "Reply", "checked_at": "str", "error": "str", "implicit_mx": "bool", "method": "str", "mx": "Optional[List[str]]", "mx_host": "str", "pattern_confidence": "float", "pattern_source": "str", "steps": "Optional[List[Reply]]", "tls": "bool"}, total=False)
 
@@ -534,6 +539,16 @@ class Operations(abc.ABC):
         if wait:
             return self.wait('email-verify', answer, timeout=timeout)
         return answer
+
+    def estimate(self, *, arguments: Optional[Dict[str, Any]] = None, operation: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> EstimateAnswer:
+        """Estimate the credits of a call.
+
+        POST /v1/estimate (operation estimate).
+
+        The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+        """
+        answer = self._call('POST', '/v1/estimate', path_params={}, query={}, json_body=self._merge(body, {"arguments": arguments, "operation": operation}))
+        return answer  # type: ignore[no-any-return]
 
     def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task.
@@ -1031,6 +1046,10 @@ class AsyncOperations(abc.ABC):
     async def email_verify(self, *, email: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
         """Verify an email address (async; extension) (async; see Client.email_verify)."""
         return await self._run(self._sync.email_verify, email=email, body=body, wait=wait, timeout=timeout)
+
+    async def estimate(self, *, arguments: Optional[Dict[str, Any]] = None, operation: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> EstimateAnswer:
+        """Estimate the credits of a call (async; see Client.estimate)."""
+        return await self._run(self._sync.estimate, arguments=arguments, operation=operation, body=body)  # type: ignore[no-any-return]
 
     async def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task (async; see Client.gen_cancel)."""
