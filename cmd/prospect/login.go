@@ -54,7 +54,7 @@ type serverMeta struct {
 	CodeChallengeMethodsSupported []string `json:"code_challenge_methods_supported"`
 }
 
-// ErrLoginRefused: the authorization server or the browser's redirect
+// errLoginRefused: the authorization server or the browser's redirect
 // refused the login (error parameter, wrong state).
 var errLoginRefused = errors.New("login refused")
 
