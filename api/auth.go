@@ -37,8 +37,27 @@ func PrincipalFrom(ctx context.Context) (store.Principal, bool) {
 // that refuses a large body before reading it.
 const (
 	missingKey = "missing API key: send it in the X-API-Key header (or Authorization: Bearer, or x-service-key)"
-	invalidKey = "invalid or revoked API key"
+	invalidKey = "invalid or revoked API key or access token"
 )
+
+// AcceptTokens makes the REST routes also accept OAuth access tokens (as
+// Authorization: Bearer) that verify resolves to a caller; verify returns
+// store.ErrUnauthorized for a token it does not know. A token's caller has
+// the same plan checks, credits and rate limits as a key of the
+// organization. Call it before serving.
+func (s *Server) AcceptTokens(verify func(ctx context.Context, token string) (store.Principal, error)) {
+	s.tokens = verify
+}
+
+// authenticateCredential resolves a key or, when tokens are accepted, an
+// OAuth access token.
+func (s *Server) authenticateCredential(ctx context.Context, cred string) (store.Principal, error) {
+	p, err := s.deps.Store.Authenticate(ctx, cred)
+	if errors.Is(err, store.ErrUnauthorized) && s.tokens != nil {
+		return s.tokens(ctx, cred)
+	}
+	return p, err
+}
 
 // credential returns the key presented in any of the accepted headers.
 func credential(ctx huma.Context) string { return credentialFrom(ctx.Header) }
@@ -65,7 +84,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, missingKey)
 		return
 	}
-	p, err := s.deps.Store.Authenticate(ctx.Context(), key)
+	p, err := s.authenticateCredential(ctx.Context(), key)
 	switch {
 	case errors.Is(err, store.ErrUnauthorized):
 		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, invalidKey)

@@ -154,7 +154,7 @@ func (s *Server) keyRefusal(h *fasthttp.RequestHeader) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := s.deps.Store.Authenticate(ctx, key); errors.Is(err, store.ErrUnauthorized) {
+	if _, err := s.authenticateCredential(ctx, key); errors.Is(err, store.ErrUnauthorized) {
 		return invalidKey
 	}
 	return ""

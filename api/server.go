@@ -8,6 +8,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -120,6 +121,10 @@ type Server struct {
 	queries    *queryRoutes // nil when the store keeps no saved queries
 	// mounts are net/http handlers served beside the API (mount.go).
 	mounts mounts
+	// tokens verifies OAuth access tokens (AcceptTokens); nil: keys only.
+	tokens func(ctx context.Context, token string) (store.Principal, error)
+	// estimator serves POST /v1/estimate (SetEstimator).
+	estimator func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error)
 }
 
 // New builds the API with every route registered.
@@ -191,6 +196,7 @@ func New(d Deps) *Server {
 	s.registerResearch(s.registerIntegrations())
 	s.registerExports(svc)
 	s.registerRefresh()
+	s.registerEstimate()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

@@ -1,7 +1,7 @@
 // Package oauth is the OAuth 2.1 authorization server of the tool server
 // and its resource side: authorization server metadata (RFC 8414) for the
 // issuer {origin}/oauth/2.1, protected resource metadata (RFC 9728) for
-// {origin}/v1/mcp, dynamic client registration (RFC 7591), the
+// {origin}/v1/mcp (the tool server) and {origin}/v1 (the REST API), dynamic client registration (RFC 7591), the
 // authorization code grant with PKCE (S256 only), resource indicators
 // (RFC 8707), refresh tokens with rotation for offline_access, and token
 // revocation (RFC 7009). Token issuance, PKCE verification, refresh
@@ -39,6 +39,11 @@ const IssuerPath = "/oauth/2.1"
 
 // ResourcePath is the protected resource (the tool server).
 const ResourcePath = "/v1/mcp"
+
+// RESTResourcePath is the REST API as a protected resource: the
+// command-line client's browser login asks for it, and the REST routes
+// accept access tokens whose audience includes it.
+const RESTResourcePath = "/v1"
 
 // ScopeOfflineAccess is the one scope: it asks for a refresh token.
 const ScopeOfflineAccess = "offline_access"
@@ -126,7 +131,7 @@ func New(cfg Config) (*Server, error) {
 		SendDebugMessagesToClients:     false,
 		MinParameterEntropy:            fosite.MinParameterEntropy,
 	}
-	st := &storage{st: cfg.State, audience: []string{cfg.Origin + ResourcePath}}
+	st := &storage{st: cfg.State, audience: []string{cfg.Origin + ResourcePath, cfg.Origin + RESTResourcePath}}
 	s := &Server{cfg: cfg, fcfg: fc, storage: st, regLimit: newIPLimiter(rate.Every(6*time.Second), 10)}
 	s.provider = compose.Compose(fc, st, compose.NewOAuth2HMACStrategy(fc),
 		compose.OAuth2AuthorizeExplicitFactory,
@@ -140,6 +145,9 @@ func New(cfg Config) (*Server, error) {
 	m.Handle("GET /.well-known/oauth-authorization-server"+IssuerPath, asMeta)
 	m.Handle("GET "+IssuerPath+"/.well-known/oauth-authorization-server", asMeta)
 	m.Handle("/.well-known/oauth-protected-resource"+ResourcePath, auth.ProtectedResourceMetadataHandler(s.ResourceMetadata()))
+	restMeta := s.ResourceMetadata()
+	restMeta.Resource, restMeta.ResourceName = s.RESTResource(), "Prospecting REST API"
+	m.Handle("/.well-known/oauth-protected-resource"+RESTResourcePath, auth.ProtectedResourceMetadataHandler(restMeta))
 	m.HandleFunc("POST "+IssuerPath+"/register", s.serveRegister)
 	m.HandleFunc("GET "+IssuerPath+"/authorize", s.serveAuthorize)
 	m.HandleFunc("POST "+IssuerPath+"/authorize", s.serveAuthorize)
@@ -157,6 +165,9 @@ func (s *Server) Issuer() string { return s.cfg.Origin + IssuerPath }
 
 // Resource is the tool server's resource identifier.
 func (s *Server) Resource() string { return s.cfg.Origin + ResourcePath }
+
+// RESTResource is the REST API's resource identifier ({origin}/v1).
+func (s *Server) RESTResource() string { return s.cfg.Origin + RESTResourcePath }
 
 // ResourceMetadataURL is the protected resource metadata address named in
 // the tool server's 401 challenge.
@@ -219,18 +230,28 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // not protect.
 func (s *Server) errInvalidTarget(got string) *fosite.RFC6749Error {
 	return &fosite.RFC6749Error{ErrorField: "invalid_target", CodeField: http.StatusBadRequest,
-		DescriptionField: fmt.Sprintf("The resource %q is not protected by this server; the only resource is %s.", got, s.Resource())}
+		DescriptionField: fmt.Sprintf("The resource %q is not protected by this server; the resources are %s (the tool server) and %s (the REST API).", got, s.Resource(), s.RESTResource())}
 }
 
 // resources checks the request's resource indicators (RFC 8707): each
-// must be the tool server.
-func (s *Server) resources(form url.Values) error {
+// must be the tool server or the REST API. It returns the resources
+// asked for, the tool server when none is named (what agents written
+// before the REST resource existed expect).
+func (s *Server) resources(form url.Values) ([]string, error) {
+	var out []string
 	for _, r := range form["resource"] {
-		if strings.TrimSuffix(r, "/") != s.Resource() {
-			return s.errInvalidTarget(r)
+		r = strings.TrimSuffix(r, "/")
+		if r != s.Resource() && r != s.RESTResource() {
+			return nil, s.errInvalidTarget(r)
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
 		}
 	}
-	return nil
+	if len(out) == 0 {
+		out = []string{s.Resource()}
+	}
+	return out, nil
 }
 
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
@@ -247,7 +268,8 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAuthorizeError(ctx, w, ar, fosite.ErrInvalidRequest.WithHint("PKCE is required: send code_challenge with code_challenge_method=S256 (plain is refused)."))
 		return
 	}
-	if err := s.resources(form); err != nil {
+	resources, err := s.resources(form)
+	if err != nil {
 		s.provider.WriteAuthorizeError(ctx, w, ar, err)
 		return
 	}
@@ -268,7 +290,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	c, _ := ar.GetClient().(*client)
 	if r.Method == http.MethodGet {
-		view := Consent{ClientID: ar.GetClient().GetID(), Scopes: ar.GetRequestedScopes(), Resource: s.Resource(),
+		view := Consent{ClientID: ar.GetClient().GetID(), Scopes: ar.GetRequestedScopes(), Resource: strings.Join(resources, ", "),
 			RedirectHost: ar.GetRedirectURI().Host, Action: IssuerPath + "/authorize?" + r.URL.RawQuery}
 		if c != nil {
 			view.ClientName = c.Name
@@ -287,7 +309,9 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	for _, sc := range ar.GetRequestedScopes() {
 		ar.GrantScope(sc)
 	}
-	ar.GrantAudience(s.Resource())
+	for _, r := range resources {
+		ar.GrantAudience(r)
+	}
 	resp, err := s.provider.NewAuthorizeResponse(ctx, ar, &fosite.DefaultSession{Subject: user.ID})
 	if err != nil {
 		s.provider.WriteAuthorizeError(ctx, w, ar, err)
@@ -304,7 +328,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		s.provider.WriteAccessError(ctx, w, ar, err)
 		return
 	}
-	if err := s.resources(ar.GetRequestForm()); err != nil {
+	if _, err := s.resources(ar.GetRequestForm()); err != nil {
 		s.provider.WriteAccessError(ctx, w, ar, err)
 		return
 	}
@@ -336,6 +360,16 @@ var ErrInvalidToken = auth.ErrInvalidToken
 
 // Verify resolves an access token presented to the tool server.
 func (s *Server) Verify(ctx context.Context, token string) (Grant, error) {
+	return s.VerifyFor(ctx, token, s.Resource())
+}
+
+// VerifyREST resolves an access token presented to the REST API.
+func (s *Server) VerifyREST(ctx context.Context, token string) (Grant, error) {
+	return s.VerifyFor(ctx, token, s.RESTResource())
+}
+
+// VerifyFor resolves an access token whose audience must include resource.
+func (s *Server) VerifyFor(ctx context.Context, token, resource string) (Grant, error) {
 	sess := &fosite.DefaultSession{}
 	_, ar, err := s.provider.IntrospectToken(ctx, token, fosite.AccessToken, sess)
 	if err != nil {
@@ -345,7 +379,7 @@ func (s *Server) Verify(ctx context.Context, token string) (Grant, error) {
 		}
 		return Grant{}, fmt.Errorf("%w: unknown, expired or revoked access token", ErrInvalidToken)
 	}
-	if !slices.Contains(ar.GetGrantedAudience(), s.Resource()) {
+	if !slices.Contains(ar.GetGrantedAudience(), resource) {
 		return Grant{}, fmt.Errorf("%w: the token is for another resource", ErrInvalidToken)
 	}
 	subject := ar.GetSession().GetSubject()

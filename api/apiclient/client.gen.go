@@ -1860,6 +1860,35 @@ type ErrorModel struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// EstimateAnswer defines model for EstimateAnswer.
+type EstimateAnswer struct {
+	// Credits Most credits it costs; records paid for in the last 90 days are free, so the bill may be lower
+	Credits int64 `json:"credits"`
+
+	// CreditsLeft Credits left this period
+	CreditsLeft int64   `json:"credits_left"`
+	Note        *string `json:"note,omitempty"`
+	Operation   string  `json:"operation"`
+
+	// PriceUsd Credits at the plan's price per 1,000 records
+	PriceUsd float64 `json:"price_usd"`
+
+	// ProviderCalls Model calls on the organization's own provider keys (their fees, not credits)
+	ProviderCalls int64 `json:"provider_calls"`
+
+	// Records Most billable records the call returns
+	Records int64 `json:"records"`
+}
+
+// EstimateBody defines model for EstimateBody.
+type EstimateBody struct {
+	// Arguments The call's query parameters and JSON body fields by name, as the operation takes them (arrays as JSON arrays)
+	Arguments *map[string]interface{} `json:"arguments,omitempty"`
+
+	// Operation Operation id of a spending operation: discover, get-bizdata, contacts-discover, contacts-lookup, contacts-match, contacts-bulk-match, match, email-find, email-verify, email-find-batch, gen-process, gen-process-personas, validate-icp, contacts-discover-generate and the single-record lookups
+	Operation string `json:"operation"`
+}
+
 // Evidence defines model for Evidence.
 type Evidence struct {
 	Candidates        *[]CandidateReply `json:"candidates,omitempty"`
@@ -3479,6 +3508,9 @@ type EmailFindBatchJSONRequestBody = EmailBatchBody
 
 // EmailVerifyJSONRequestBody defines body for EmailVerify for application/json ContentType.
 type EmailVerifyJSONRequestBody = EmailVerifyBody
+
+// EstimateJSONRequestBody defines body for Estimate for application/json ContentType.
+type EstimateJSONRequestBody = EstimateBody
 
 // PublicSignupJSONRequestBody defines body for PublicSignup for application/json ContentType.
 type PublicSignupJSONRequestBody = SignupBody
@@ -5142,6 +5174,24 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
 	EmailVerify(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// EstimateWithBody Estimate the credits of a call
+	//
+	// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+	EstimateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Estimate Estimate the credits of a call
+	//
+	// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+	Estimate(ctx context.Context, body EstimateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ExportContacts Export contact search results
 	//
 	// Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
@@ -5908,6 +5958,44 @@ func (c *Client) EmailVerifyWithBody(ctx context.Context, contentType string, bo
 // Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
 func (c *Client) EmailVerify(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEmailVerifyRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EstimateWithBody Estimate the credits of a call
+//
+// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+func (c *Client) EstimateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEstimateRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Estimate Estimate the credits of a call
+//
+// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+func (c *Client) Estimate(ctx context.Context, body EstimateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEstimateRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9689,6 +9777,46 @@ func NewEmailVerifyRequestWithBody(server string, contentType string, body io.Re
 	return req, nil
 }
 
+// NewEstimateRequest calls the generic Estimate builder with application/json body
+func NewEstimateRequest(server string, body EstimateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEstimateRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewEstimateRequestWithBody constructs an http.Request for the Estimate method, with any body, and a specified content type
+func NewEstimateRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/estimate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewExportContactsRequest constructs an http.Request for the ExportContacts method
 func NewExportContactsRequest(server string, params *ExportContactsParams) (*http.Request, error) {
 	var err error
@@ -12255,6 +12383,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/email/verify (the `EmailVerify` operationId).
 	EmailVerifyWithResponse(ctx context.Context, body EmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*EmailVerifyResponse, error)
 
+	// EstimateWithBodyWithResponse Estimate the credits of a call
+	//
+	// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+	EstimateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EstimateResponse, error)
+
+	// EstimateWithResponse Estimate the credits of a call
+	//
+	// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+	EstimateWithResponse(ctx context.Context, body EstimateJSONRequestBody, reqEditors ...RequestEditorFn) (*EstimateResponse, error)
+
 	// ExportContactsWithResponse Export contact search results
 	//
 	// Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
@@ -14593,6 +14739,89 @@ func (r EmailVerifyResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r EmailVerifyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type EstimateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EstimateAnswer
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ErrorModel
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EstimateResponse) GetJSON200() *EstimateAnswer {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EstimateResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EstimateResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EstimateResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EstimateResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EstimateResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EstimateResponse) GetApplicationproblemJSON503() *ErrorModel {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r EstimateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EstimateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EstimateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EstimateResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -17268,6 +17497,36 @@ func (c *ClientWithResponses) EmailVerifyWithResponse(ctx context.Context, body 
 	return ParseEmailVerifyResponse(rsp)
 }
 
+// EstimateWithBodyWithResponse Estimate the credits of a call
+//
+// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+func (c *ClientWithResponses) EstimateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EstimateResponse, error) {
+	rsp, err := c.EstimateWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEstimateResponse(rsp)
+}
+
+// EstimateWithResponse Estimate the credits of a call
+//
+// The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/estimate (the `Estimate` operationId).
+func (c *ClientWithResponses) EstimateWithResponse(ctx context.Context, body EstimateJSONRequestBody, reqEditors ...RequestEditorFn) (*EstimateResponse, error) {
+	rsp, err := c.Estimate(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEstimateResponse(rsp)
+}
+
 // ExportContactsWithResponse Export contact search results
 //
 // Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
@@ -19548,6 +19807,74 @@ func ParseEmailVerifyResponse(rsp *http.Response) (*EmailVerifyResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseEstimateResponse parses an HTTP response from a EstimateWithResponse call
+func ParseEstimateResponse(rsp *http.Response) (*EstimateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EstimateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EstimateAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
 
 	}
 

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 // Exit codes (documented in docs/decisions.md, "Command-line client").
@@ -67,10 +69,11 @@ func statusCode(status int) int {
 	return exitError
 }
 
-// config is what `prospect login` stores.
+// config is what `prospect login` stores: a key, or the browser login.
 type config struct {
-	APIKey  string `json:"api_key"`
-	BaseURL string `json:"base_url,omitempty"`
+	APIKey  string      `json:"api_key,omitempty"`
+	BaseURL string      `json:"base_url,omitempty"`
+	OAuth   *oauthLogin `json:"oauth,omitempty"`
 }
 
 func configPath(getenv func(string) string) (string, error) {
@@ -121,8 +124,10 @@ func saveConfig(path string, c config) error {
 
 // client calls the REST API.
 type client struct {
-	base    string // REST root including /v1
-	key     string
+	base string // REST root including /v1
+	key  string
+	// tokens is the browser login (instead of key).
+	tokens  oauth2.TokenSource
 	http    *http.Client
 	retries int
 	stderr  io.Writer
@@ -176,7 +181,7 @@ func retryAfter(h http.Header, fallback time.Duration) time.Duration {
 // replayed from memory on each attempt. A non-2xx answer is an error with
 // its exit code and the problem's detail.
 func (c *client) do(ctx context.Context, method, path string, query map[string][]string, contentType string, body []byte) (*response, error) {
-	if c.key == "" {
+	if c.key == "" && c.tokens == nil {
 		return nil, withCode(exitAuth, errors.New("no API key: set PROSPECT_API_KEY, pass --api-key, or run `prospect login`"))
 	}
 	u := strings.TrimRight(c.base, "/") + strings.TrimPrefix(path, "/v1")
@@ -193,7 +198,15 @@ func (c *client) do(ctx context.Context, method, path string, query map[string][
 		if err != nil {
 			return nil, withCode(exitUsage, fmt.Errorf("build request: %w", err))
 		}
-		req.Header.Set("X-API-Key", c.key)
+		if c.tokens != nil {
+			tok, err := c.tokens.Token()
+			if err != nil {
+				return nil, withCode(exitAuth, err)
+			}
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		} else {
+			req.Header.Set("X-API-Key", c.key)
+		}
 		req.Header.Set("Accept", "application/json")
 		req.Header.Set("User-Agent", "prospect-cli")
 		if contentType != "" {
@@ -223,6 +236,14 @@ func (c *client) do(ctx context.Context, method, path string, query map[string][
 		}
 		return r, nil
 	}
+}
+
+// credentialText describes the credential in use without showing it.
+func (c *client) credentialText() string {
+	if c.tokens != nil {
+		return "browser login"
+	}
+	return "key " + maskKey(c.key)
 }
 
 func problemText(status int, b []byte) string {

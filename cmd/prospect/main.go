@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cli/browser"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -31,19 +32,28 @@ type app struct {
 	stderrTTY      bool
 	spec           *spec
 	ops            []*operation
+	waiters        map[string]waiter // the table and the inferred ones
 	httpClient     *http.Client
 
 	apiKey, baseURL, output string
 	retries                 int
 	dryRun                  bool
 	timeout, pollInterval   time.Duration
+
+	// openBrowser shows the login page (browser.OpenURL; tests play the
+	// browser); loginTimeout bounds the wait for it (10 minutes when 0).
+	openBrowser  func(url string) error
+	loginTimeout time.Duration
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// The browser launcher's own output would mix with ours.
+	browser.Stdout, browser.Stderr = io.Discard, io.Discard
 	a := &app{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
-		stdoutTTY: isatty.IsTerminal(os.Stdout.Fd()), stderrTTY: isatty.IsTerminal(os.Stderr.Fd())}
+		stdoutTTY: isatty.IsTerminal(os.Stdout.Fd()), stderrTTY: isatty.IsTerminal(os.Stderr.Fd()),
+		openBrowser: browser.OpenURL}
 	os.Exit(a.run(ctx, os.Args[1:]))
 }
 
@@ -78,6 +88,7 @@ func (a *app) root() (*cobra.Command, error) {
 		return nil, err
 	}
 	a.spec, a.ops = s, ops
+	a.waiters = resolveWaiters(s, ops)
 	root := &cobra.Command{
 		Use:   "prospect",
 		Short: "Command-line client of the prospecting API",
@@ -113,13 +124,16 @@ email jobs, rows withheld for credits).`,
 		}
 		root.AddCommand(a.opCommand(op))
 	}
+	root.AddGroup(&cobra.Group{ID: "long", Title: "Long jobs (chunked, resumable):"})
+	root.AddCommand(a.emailCSVCommand())
 	root.AddGroup(&cobra.Group{ID: "session", Title: "Session:"})
 	root.AddCommand(a.loginCommand(), a.logoutCommand(), a.whoamiCommand())
 	return root, nil
 }
 
-// settings resolves key and server: flag, environment, stored login.
-func (a *app) settings() (key, base string, err error) {
+// settings resolves key and server: flag, environment, stored login (a
+// key, or the browser login's tokens when they are for the same server).
+func (a *app) settings() (key, base string, tokens *storedTokens, err error) {
 	key, base = a.apiKey, a.baseURL
 	if key == "" {
 		key = a.getenv("PROSPECT_API_KEY")
@@ -130,27 +144,32 @@ func (a *app) settings() (key, base string, err error) {
 	if key == "" || base == "" {
 		path, err := configPath(a.getenv)
 		if err != nil {
-			return "", "", err
+			return "", "", nil, err
 		}
 		c, err := loadConfig(path)
 		if err != nil {
-			return "", "", err
-		}
-		if key == "" {
-			key = c.APIKey
+			return "", "", nil, err
 		}
 		if base == "" {
 			base = c.BaseURL
+		}
+		if key == "" {
+			key = c.APIKey
+			if key == "" && c.OAuth != nil && c.OAuth.Token != nil && sameBase(base, c.BaseURL) {
+				tokens = a.tokenSource(path, c.BaseURL, c.OAuth)
+			}
 		}
 	}
 	if base == "" {
 		base = defaultBaseURL
 	}
-	return key, base, nil
+	return key, base, tokens, nil
 }
 
+func sameBase(a, b string) bool { return strings.TrimRight(a, "/") == strings.TrimRight(b, "/") }
+
 func (a *app) client() (*client, error) {
-	key, base, err := a.settings()
+	key, base, tokens, err := a.settings()
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +177,11 @@ func (a *app) client() (*client, error) {
 	if hc == nil {
 		hc = &http.Client{Timeout: 10 * time.Minute}
 	}
-	return &client{base: base, key: key, http: hc, retries: a.retries, stderr: a.stderr, sleep: sleepCtx}, nil
+	c := &client{base: base, key: key, http: hc, retries: a.retries, stderr: a.stderr, sleep: sleepCtx}
+	if tokens != nil {
+		c.tokens = tokens
+	}
+	return c, nil
 }
 
 // call sends an operation's request, prints the answer and waits for a
@@ -169,10 +192,10 @@ func (a *app) call(cmd *cobra.Command, op *operation, req *request) error {
 		return err
 	}
 	if a.dryRun {
-		return a.printDryRun(c, req)
+		return a.printDryRun(cmd.Context(), c, req)
 	}
 	ctx := cmd.Context()
-	if w, _ := cmd.Flags().GetBool("wait"); w && statusRoute(op) {
+	if w, _ := cmd.Flags().GetBool("wait"); w && a.statusRoute(op) {
 		return a.follow(ctx, c, op.ID, req.path, req.path)
 	}
 	res, err := c.do(ctx, req.method, req.path, req.query, req.contentType, req.body)
@@ -197,15 +220,30 @@ func withheld(res *response) error {
 }
 
 func (a *app) loginCommand() *cobra.Command {
+	var withKey, noBrowser bool
 	cmd := &cobra.Command{
 		Use:     "login",
 		GroupID: "session",
-		Short:   "Check an API key and store it (with the server) in a 0600 config file",
-		Long: `login checks the key against the server (GET /v1/usage) and stores key and
-server in prospect/config.json under the user's configuration directory
-(mode 0600). Without --api-key the key is read from stdin.`,
+		Short:   "Sign in through the browser (OAuth) or store an API key, in a 0600 config file",
+		Long: `login signs in through the browser: it registers this client with the
+server's authorization server, listens on a random port of 127.0.0.1 for the
+browser's redirect, opens the sign-in page (the address is printed too; with
+--no-browser it is only printed, to open on this machine), checks the state
+of the answer and exchanges the code with its PKCE verifier. The access and
+refresh tokens are stored in prospect/config.json under the user's
+configuration directory (mode 0600) and refreshed when they expire.
+
+With --api-key KEY, or --with-key to read the key from stdin, login checks
+the key (GET /v1/usage) and stores it instead.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if a.apiKey == "" && !withKey {
+				_, base, _, err := a.settings()
+				if err != nil {
+					return err
+				}
+				return a.loginBrowser(cmd.Context(), base, noBrowser)
+			}
 			if a.apiKey == "" {
 				if f, ok := a.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 					fmt.Fprint(a.stderr, "API key: ")
@@ -234,6 +272,8 @@ server in prospect/config.json under the user's configuration directory
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&withKey, "with-key", false, "read an API key from stdin and store it (no browser)")
+	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "print the sign-in address without opening a browser")
 	return cmd
 }
 
@@ -241,12 +281,17 @@ func (a *app) logoutCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "logout",
 		GroupID: "session",
-		Short:   "Remove the stored key",
+		Short:   "Revoke the browser login's tokens and remove the stored login",
 		Args:    cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			path, err := configPath(a.getenv)
 			if err != nil {
 				return err
+			}
+			if c, err := loadConfig(path); err == nil && c.OAuth != nil {
+				if err := a.revoke(cmd.Context(), c.OAuth); err != nil {
+					fmt.Fprintf(a.stderr, "%v; removing the stored tokens anyway\n", err)
+				}
 			}
 			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("remove %s: %w", path, err)
@@ -272,25 +317,33 @@ func (a *app) whoamiCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stderr, "server %s, key %s\n", c.base, maskKey(c.key))
+			fmt.Fprintf(a.stderr, "server %s, %s\n", c.base, c.credentialText())
 			return a.print(res.body)
 		},
 	}
 }
 
-// printDryRun shows what call would send.
-func (a *app) printDryRun(c *client, req *request) error {
+// printDryRun shows what call would send, and what it would cost at
+// most (POST /v1/estimate, which runs nothing and bills nothing).
+func (a *app) printDryRun(ctx context.Context, c *client, req *request) error {
 	u := strings.TrimRight(c.base, "/") + strings.TrimPrefix(req.path, "/v1")
 	if len(req.query) > 0 {
 		u += "?" + encodeQuery(req.query)
 	}
-	fmt.Fprintf(a.stdout, "%s %s\nX-API-Key: %s\n", req.method, u, maskKey(c.key))
+	fmt.Fprintf(a.stdout, "%s %s\n", req.method, u)
+	if c.tokens != nil {
+		fmt.Fprintln(a.stdout, "Authorization: Bearer (the browser login's access token)")
+	} else {
+		fmt.Fprintf(a.stdout, "X-API-Key: %s\n", maskKey(c.key))
+	}
 	switch {
 	case req.contentType == "application/json":
 		fmt.Fprintf(a.stdout, "Content-Type: %s\n\n%s\n", req.contentType, req.body)
 	case req.contentType != "":
 		fmt.Fprintf(a.stdout, "Content-Type: %s\n\n(%d bytes)\n", req.contentType, len(req.body))
 	}
+	fmt.Fprintln(a.stdout)
+	a.printServerEstimate(ctx, c, req)
 	return nil
 }
 

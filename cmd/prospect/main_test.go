@@ -124,6 +124,7 @@ func TestWaitersCoverTasks(t *testing.T) {
 	if err := json.Unmarshal(openapiDoc, &raw); err != nil {
 		t.Fatal(err)
 	}
+	resolved := resolveWaiters(s, ops)
 	for _, op := range ops {
 		byID[op.ID] = op
 		if op.Method == http.MethodGet {
@@ -143,8 +144,8 @@ func TestWaitersCoverTasks(t *testing.T) {
 				}
 				for _, id := range []string{"task_id", "job_id", "batch_id"} {
 					if _, ok := sc.Properties[id]; ok {
-						if _, ok := waiters[op.ID]; !ok {
-							t.Errorf("%s answers %s but has no waiter", op.ID, id)
+						if _, ok := resolved[op.ID]; !ok {
+							t.Errorf("%s answers %s but has no waiter (none in the table, and no unique status route to infer)", op.ID, id)
 						}
 					}
 				}
@@ -164,6 +165,45 @@ func TestWaitersCoverTasks(t *testing.T) {
 		if !found {
 			t.Errorf("waiter %s: %s is no GET route", id, w.statusPath)
 		}
+	}
+}
+
+// TestInferredWaiters: a task route the table lacks gets a waiter from
+// the document (a new route reaches --wait by refreshing openapi.json);
+// where the table's entries can be inferred, inference agrees with them.
+func TestInferredWaiters(t *testing.T) {
+	doc := `{"paths": {
+	  "/v1/widgets/build": {"post": {"operationId": "widgets-build", "responses": {"202": {"content": {"application/json": {"schema": {"properties": {"task_id": {"type": "string"}}}}}}}}},
+	  "/v1/widgets/status/{task_id}": {"get": {"operationId": "widgets-status", "responses": {}}},
+	  "/v1/gadgets/status/{task_id}": {"get": {"operationId": "gadgets-status", "responses": {}}},
+	  "/v1/other/start": {"post": {"operationId": "other-start", "responses": {"202": {"content": {"application/json": {"schema": {"properties": {"task_id": {"type": "string"}}}}}}}}}
+	}}`
+	s, ops, err := parseSpec([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := resolveWaiters(s, ops)
+	if w := got["widgets-build"]; w.idField != "task_id" || w.statusPath != "/v1/widgets/status/{id}" {
+		t.Errorf("widgets-build: %+v", w)
+	}
+	if w, ok := got["other-start"]; ok {
+		t.Errorf("other-start has two equally near status routes, inferred %+v", w)
+	}
+	s, ops, err = parseSpec(openapiDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := waiters
+	waiters = map[string]waiter{}
+	inferred := resolveWaiters(s, ops)
+	waiters = saved
+	for id, w := range inferred {
+		if tw, ok := waiters[id]; ok && tw != w {
+			t.Errorf("%s: inferred %+v, the table says %+v", id, w, tw)
+		}
+	}
+	if len(inferred) < 5 {
+		t.Errorf("only %d waiters inferred from the document: %v", len(inferred), inferred)
 	}
 }
 
@@ -254,8 +294,8 @@ func TestDryRun(t *testing.T) {
 	env := map[string]string{"PROSPECT_API_KEY": "pk_live_0123456789abcdef", "PROSPECT_BASE_URL": "http://127.0.0.1:1/v1", "XDG_CONFIG_HOME": t.TempDir()}
 	r := runCLI(t, env, "", "--dry-run", "discover", "--icp-text", "dental clinics", "--country", "US", "--country", "IE", "--max-records", "5")
 	want := "GET http://127.0.0.1:1/v1/discover?country=US&country=IE&icp_text=dental+clinics&max_records=5\nX-API-Key: pk_live_…cdef\n"
-	if r.code != 0 || r.stdout != want {
-		t.Fatalf("dry run: %+v\nwant %q", r, want)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.stdout, "estimated credits: unavailable") {
+		t.Fatalf("dry run: %+v\nwant %q and an unavailable estimate", r, want)
 	}
 	r = runCLI(t, env, "", "email-find", "--dry-run", "--body", `{"domain":"a.com"}`, "--first-name", "Ada")
 	if r.code != 0 || !strings.Contains(r.stdout, "POST http://127.0.0.1:1/v1/email/find") || !strings.Contains(r.stdout, `"first_name":"Ada"`) || !strings.Contains(r.stdout, `"domain":"a.com"`) {
@@ -516,6 +556,33 @@ func TestLiveServer(t *testing.T) {
 		}
 	})
 
+	t.Run("README: append a CSV of domains", func(t *testing.T) {
+		csvPath := filepath.Join(t.TempDir(), "domains.csv")
+		if err := os.WriteFile(csvPath, []byte("domain\n"+domain+"\nno-such-domain-zzyzx.com\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := runCLI(t, env, "", "append", "--file", csvPath, "--dataset", "domain_status", "--dataset", "growth", "-o", "csv")
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		if r.code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "domain") || !strings.Contains(r.stdout, domain) {
+			t.Fatalf("append: %+v", r)
+		}
+	})
+
+	t.Run("dry run with the server's estimate", func(t *testing.T) {
+		before := runCLI(t, env, "", "usage", "-o", "json")
+		r := runCLI(t, env, "", "--dry-run", "discover", "--icp-text", "dental clinic", "--max-records", "5")
+		if r.code != 0 || !strings.Contains(r.stdout, "GET "+s.base+"/discover?") || !strings.Contains(r.stdout, "estimated credits: at most 5 for 5 records") {
+			t.Fatalf("dry run: %+v", r)
+		}
+		if r := runCLI(t, env, "", "--dry-run", "usage"); r.code != 0 || !strings.Contains(r.stdout, "estimated credits: none known") {
+			t.Fatalf("dry run of a free operation: %+v", r)
+		}
+		after := runCLI(t, env, "", "usage", "-o", "json")
+		if before.stdout != after.stdout {
+			t.Errorf("the dry run spent credits: %s then %s", before.stdout, after.stdout)
+		}
+	})
+
 	t.Run("json body from flags and file", func(t *testing.T) {
 		r := runCLI(t, env, "", "contacts-discover", "--icp-text", "dentist", "--max-records", "20", "--seniority", "director", "-o", "json")
 		if r.code != 0 {
@@ -580,7 +647,7 @@ func TestLiveServer(t *testing.T) {
 		if _, err := os.Stat(path); !os.IsNotExist(err) {
 			t.Fatalf("bad key stored: %v", err)
 		}
-		if r := runCLI(t, e, s.demoKey+"\n", "login", "--base-url", s.base); r.code != 0 {
+		if r := runCLI(t, e, s.demoKey+"\n", "login", "--with-key", "--base-url", s.base); r.code != 0 {
 			t.Fatalf("login from stdin: %+v", r)
 		}
 		fi, err := os.Stat(path)

@@ -128,6 +128,12 @@ type request struct {
 	query        url.Values
 	contentType  string
 	body         []byte
+	// op is the operation id and args its parameters and JSON body
+	// fields by name (what POST /v1/estimate takes); multipart is true
+	// for a file upload, which has no estimate.
+	op        string
+	args      map[string]any
+	multipart bool
 }
 
 func encodeQuery(q map[string][]string) string { return url.Values(q).Encode() }
@@ -180,7 +186,7 @@ func readArg(v string, stdin io.Reader) ([]byte, error) {
 
 // buildRequest turns the flags of an operation's command into a request.
 func buildRequest(op *operation, fields []field, bodyType string, fs *pflag.FlagSet, args []string, stdin io.Reader) (*request, error) {
-	r := &request{method: op.Method, path: op.Path, query: url.Values{}}
+	r := &request{method: op.Method, path: op.Path, query: url.Values{}, op: op.ID, args: map[string]any{}}
 	var pathFields []field
 	for _, f := range fields {
 		if f.in == "path" {
@@ -241,8 +247,14 @@ func buildRequest(op *operation, fields []field, bodyType string, fs *pflag.Flag
 		switch f.in {
 		case "path":
 			r.path = strings.ReplaceAll(r.path, "{"+f.name+"}", url.PathEscape(texts[0]))
+			r.args[f.name] = texts[0]
 		case "query":
 			r.query[f.name] = append(r.query[f.name], texts...)
+			if f.kind == "array" {
+				r.args[f.name] = r.query[f.name]
+			} else {
+				r.args[f.name] = texts[0]
+			}
 		case "form":
 			for _, t := range texts {
 				if err := mw.WriteField(f.name, t); err != nil {
@@ -275,6 +287,9 @@ func buildRequest(op *operation, fields []field, bodyType string, fs *pflag.Flag
 	}
 	switch bodyType {
 	case "application/json":
+		for k, v := range body {
+			r.args[k] = v
+		}
 		b, err := json.Marshal(body)
 		if err != nil {
 			return nil, fmt.Errorf("encode body: %w", err)
@@ -284,7 +299,7 @@ func buildRequest(op *operation, fields []field, bodyType string, fs *pflag.Flag
 		if err := mw.Close(); err != nil {
 			return nil, fmt.Errorf("write form: %w", err)
 		}
-		r.body, r.contentType = mbuf.Bytes(), mw.FormDataContentType()
+		r.body, r.contentType, r.multipart = mbuf.Bytes(), mw.FormDataContentType(), true
 	}
 	return r, nil
 }
@@ -367,9 +382,9 @@ func (a *app) opCommand(op *operation) *cobra.Command {
 	if bodyType == "application/json" {
 		cmd.Flags().String("body", "", "JSON request body: inline, @file.json or @- for stdin; field flags override its fields")
 	}
-	if _, ok := waiters[op.ID]; ok {
+	if _, ok := a.waiters[op.ID]; ok {
 		cmd.Flags().Bool("wait", false, "wait for the task to finish, with progress on stderr, and print its final status")
-	} else if statusRoute(op) {
+	} else if a.statusRoute(op) {
 		cmd.Flags().Bool("wait", false, "poll until the task ends, with progress on stderr, and print its final status")
 	}
 	return cmd

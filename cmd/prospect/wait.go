@@ -29,6 +29,8 @@ var waiters = map[string]waiter{
 	"email-verify":               {"job_id", "/v1/email/jobs/{id}"},
 	"email-find-batch":           {"batch_id", "/v1/email/batch/{id}/results"},
 	"admin-refreshes-run":        {"task_id", "/v1/admin/refresh-runs/{id}"},
+	"export-discover":            {"task_id", "/v1/exports/{id}"},
+	"export-contacts":            {"task_id", "/v1/exports/{id}"},
 }
 
 // taskState is the part of a status answer the waiter reads.
@@ -68,7 +70,7 @@ func (s taskState) percent() float64 {
 // wait polls the status route of the task submitted answered and prints
 // its final state.
 func (a *app) wait(ctx context.Context, c *client, opID string, submitted *response) error {
-	w := waiters[opID]
+	w := a.waiters[opID]
 	var accepted map[string]any
 	if err := json.Unmarshal(submitted.body, &accepted); err != nil {
 		return fmt.Errorf("read %s answer: %w", opID, err)
@@ -82,11 +84,11 @@ func (a *app) wait(ctx context.Context, c *client, opID string, submitted *respo
 
 // statusRoute reports whether op is the status route of a task kind, so
 // `prospect bulkmatch-status ID --wait` resumes waiting on a task.
-func statusRoute(op *operation) bool {
+func (a *app) statusRoute(op *operation) bool {
 	if op.Method != "GET" {
 		return false
 	}
-	for _, w := range waiters {
+	for _, w := range a.waiters {
 		if trimParams(w.statusPath) == trimParams(op.Path) {
 			return true
 		}
@@ -184,4 +186,85 @@ func progressLine(st taskState) string {
 		status = fmt.Sprintf("%d/%d done, %d failed", st.Completed+st.Failed, *st.Total, st.Failed)
 	}
 	return fmt.Sprintf("[%s%s] %3.0f%% %s", strings.Repeat("#", n), strings.Repeat(".", width-n), p, status)
+}
+
+// idFields are the answer fields naming something to wait for.
+var idFields = []string{"task_id", "job_id", "batch_id"}
+
+// answerIDField is the id field a 2xx answer of op carries, if any.
+func answerIDField(s *spec, op *operation) string {
+	var raw struct {
+		Responses map[string]struct {
+			Content map[string]struct{ Schema *schema } `json:"content"`
+		} `json:"responses"`
+	}
+	if err := json.Unmarshal(s.Paths[op.Path][strings.ToLower(op.Method)], &raw); err != nil {
+		return ""
+	}
+	for code, r := range raw.Responses {
+		if !strings.HasPrefix(code, "2") {
+			continue
+		}
+		for _, c := range r.Content {
+			if sc := s.resolve(c.Schema); sc != nil {
+				for _, f := range idFields {
+					if _, ok := sc.Properties[f]; ok {
+						return f
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// resolveWaiters is the waiter table plus one inferred for each POST
+// that answers an id and is not in it: the GET route whose one path
+// parameter is named like the id field and whose path shares the
+// longest prefix with the POST's, when exactly one does. So a task
+// route added to the server gets --wait by refreshing openapi.json.
+func resolveWaiters(s *spec, ops []*operation) map[string]waiter {
+	out := make(map[string]waiter, len(waiters))
+	for id, w := range waiters {
+		out[id] = w
+	}
+	for _, op := range ops {
+		if op.Method != "POST" {
+			continue
+		}
+		if _, ok := out[op.ID]; ok {
+			continue
+		}
+		field := answerIDField(s, op)
+		if field == "" {
+			continue
+		}
+		best, n, tie := "", -1, false
+		for _, g := range ops {
+			if g.Method != "GET" || strings.Count(g.Path, "{") != 1 || !strings.Contains(g.Path, "{"+field+"}") {
+				continue
+			}
+			p := commonPrefix(g.Path, op.Path)
+			switch {
+			case p > n:
+				best, n, tie = g.Path, p, false
+			case p == n:
+				tie = true
+			}
+		}
+		if best != "" && !tie {
+			out[op.ID] = waiter{idField: field, statusPath: strings.ReplaceAll(best, "{"+field+"}", "{id}")}
+		}
+	}
+	return out
+}
+
+// commonPrefix is the number of whole path segments a and b share.
+func commonPrefix(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
 }

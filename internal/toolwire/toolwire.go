@@ -8,6 +8,8 @@ import (
 	"context"
 	"crypto/hkdf"
 	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -18,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
@@ -35,6 +38,17 @@ import (
 type Host interface {
 	Mount(prefix string, h http.Handler, bodyLimit int64)
 	OpenAPI() *huma.OpenAPI
+}
+
+// tokenAcceptor is a Host whose routes can also take OAuth access tokens
+// (*api.Server's AcceptTokens).
+type tokenAcceptor interface {
+	AcceptTokens(verify func(ctx context.Context, token string) (store.Principal, error))
+}
+
+// estimateHost is a Host serving POST /v1/estimate (*api.Server).
+type estimateHost interface {
+	SetEstimator(estimate func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error))
 }
 
 // Config are the parts' settings and the services they call.
@@ -103,6 +117,20 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		return nil, err
 	}
 	app.SetGrants(as)
+	// The REST routes accept access tokens granted for the REST resource
+	// (the command-line client's browser login), besides API keys.
+	if rest, ok := h.(tokenAcceptor); ok {
+		rest.AcceptTokens(func(ctx context.Context, token string) (store.Principal, error) {
+			g, err := as.VerifyREST(ctx, token)
+			if errors.Is(err, oauth.ErrInvalidToken) {
+				return store.Principal{}, fmt.Errorf("%w: %w", store.ErrUnauthorized, err)
+			}
+			if err != nil {
+				return store.Principal{}, err
+			}
+			return g.Principal, nil
+		})
+	}
 	verify := mcp.Verifier(func(ctx context.Context, token string) (mcp.Caller, error) {
 		g, err := as.Verify(ctx, token)
 		if err != nil {
@@ -129,6 +157,16 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	// POST /v1/estimate quotes what the tools' confirmations quote.
+	if rest, ok := h.(estimateHost); ok {
+		rest.SetEstimator(func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error) {
+			est, err := tools.EstimateOperation(ctx, p, op, args)
+			if errors.Is(err, mcp.ErrNoEstimate) {
+				return nil, fmt.Errorf("%w: %w", api.ErrNoEstimate, err)
+			}
+			return est, err
+		})
 	}
 	h.Mount(mcp.Path, tools.Handler(), mcp.BodyLimit)
 	h.Mount(oauth.IssuerPath+"/", as.Handler(), 64<<10)

@@ -42,6 +42,7 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'email-find-batch': ('POST', '/v1/email/find/batch', 'email_find_batch'),
     'email-job': ('GET', '/v1/email/jobs/{job_id}', 'email_job'),
     'email-verify': ('POST', '/v1/email/verify', 'email_verify'),
+    'estimate': ('POST', '/v1/estimate', 'estimate'),
     'export-contacts': ('POST', '/v1/exports/contacts', 'export_contacts'),
     'export-discover': ('POST', '/v1/exports/discover', 'export_discover'),
     'export-file': ('GET', '/v1/exports/{task_id}/file', 'export_file'),
@@ -151,6 +152,10 @@ EmailVerifyBody = TypedDict('EmailVerifyBody', {"email": "str"}, total=False)
 ErrorDetail = TypedDict('ErrorDetail', {"location": "str", "message": "str", "value": "Any"}, total=False)
 
 ErrorModel = TypedDict('ErrorModel', {"detail": "str", "errors": "Optional[List[ErrorDetail]]", "instance": "str", "status": "int", "title": "str", "type": "str"}, total=False)
+
+EstimateAnswer = TypedDict('EstimateAnswer', {"credits": "int", "credits_left": "int", "note": "str", "operation": "str", "price_usd": "float", "provider_calls": "int", "records": "int"}, total=False)
+
+EstimateBody = TypedDict('EstimateBody', {"arguments": "Dict[str, Any]", "operation": "str"}, total=False)
 
 Evidence = TypedDict('Evidence', {"candidates": "Optional[List[CandidateReply]]", "catch_all_probe": "Reply", "checked_at": "str", "error": "str", "implicit_mx": "bool", "method": "str", "mx": "Optional[List[str]]", "mx_host": "str", "pattern_confidence": "float", "pattern_source": "str", "steps": "Optional[List[Reply]]", "tls": "bool"}, total=False)
 
@@ -596,6 +601,16 @@ class Operations(abc.ABC):
         if wait:
             return self.wait('email-verify', answer, timeout=timeout)
         return answer
+
+    def estimate(self, *, arguments: Optional[Dict[str, Any]] = None, operation: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> EstimateAnswer:
+        """Estimate the credits of a call.
+
+        POST /v1/estimate (operation estimate).
+
+        The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+        """
+        answer = self._call('POST', '/v1/estimate', path_params={}, query={}, json_body=self._merge(body, {"arguments": arguments, "operation": operation}))
+        return answer  # type: ignore[no-any-return]
 
     def export_contacts(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None, format: Optional[str] = None, max_records: Optional[int] = None) -> TaskAccepted:
         """Export contact search results.
@@ -1149,6 +1164,10 @@ class AsyncOperations(abc.ABC):
     async def email_verify(self, *, email: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
         """Verify an email address (async; extension) (async; see Client.email_verify)."""
         return await self._run(self._sync.email_verify, email=email, body=body, wait=wait, timeout=timeout)
+
+    async def estimate(self, *, arguments: Optional[Dict[str, Any]] = None, operation: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> EstimateAnswer:
+        """Estimate the credits of a call (async; see Client.estimate)."""
+        return await self._run(self._sync.estimate, arguments=arguments, operation=operation, body=body)  # type: ignore[no-any-return]
 
     async def export_contacts(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None, format: Optional[str] = None, max_records: Optional[int] = None) -> TaskAccepted:
         """Export contact search results (async; see Client.export_contacts)."""
