@@ -67,7 +67,7 @@ func TestLanguages(t *testing.T) {
 	}{
 		{"english", Page{Blocks: []string{en, en}}, []string{"en"}},
 		{"german", Page{Blocks: []string{de, de}}, []string{"de"}},
-		{"bilingual", Page{Blocks: []string{en, en, en, en, de, de, de, de}}, []string{"de", "en"}},
+		{"bilingual", Page{Blocks: append(slices.Repeat([]string{en}, 8), slices.Repeat([]string{de}, 8)...)}, []string{"de", "en"}},
 		{"minor language under a fifth", Page{Blocks: append(slices.Repeat([]string{en}, 20), de)}, []string{"en"}},
 		{"too short: the lang attribute", Page{Lang: "fr-CA", Blocks: []string{"Bonjour"}}, []string{"fr"}},
 		{"too short, bad attribute", Page{Lang: "xx-invalid-!!", Blocks: []string{"Hi"}}, nil},
