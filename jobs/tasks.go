@@ -8,6 +8,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
@@ -57,6 +58,9 @@ type Config struct {
 	// Research runs the research task kinds (gen, personas, ICP
 	// validation, contact generation); they are not wired when nil.
 	Research *research.Pipeline
+	// Crawl runs the crawl task kind (the website crawler against the
+	// index); not wired when nil.
+	Crawl *crawl.Task
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -81,6 +85,9 @@ func New(c Config) *Runner {
 	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
 	if c.Research != nil {
 		RegisterResearch(r, c.Research)
+	}
+	if c.Crawl != nil {
+		handle(r, crawl.Kind, c.Crawl.Run)
 	}
 	return r
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
+	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/internal/privatefs"
 	"github.com/openprospect/prospectd/internal/toolwire"
 	"github.com/openprospect/prospectd/jobs"
@@ -38,6 +39,7 @@ func runServe(ctx context.Context, args []string) error {
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
 	ts := addToolServerFlags(fs)
+	cf := addCrawlFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -117,7 +119,8 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("integration secrets: %w", err)
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
-	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
+	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline,
+		Crawl: &crawl.Task{Index: eng, Options: cf.options(log)}}
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
