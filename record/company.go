@@ -63,6 +63,10 @@ type Crawl struct {
 	Error string `json:"error,omitempty"`
 	// Languages are the languages detected in the page text (ISO 639-1).
 	Languages []string `json:"languages,omitempty"`
+	// TextAt is when the crawler last read the page text the record holds
+	// as SiteText (RFC 3339); kept across later crawls that read none, and
+	// empty while SiteText is not the crawler's.
+	TextAt string `json:"text_at,omitempty"`
 }
 
 // MaxRedirectSources is how many redirect sources a profile keeps (the

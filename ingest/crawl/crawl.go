@@ -414,7 +414,12 @@ func (r *recordWriter) count(s site) {
 // apply writes what a crawl found into c and reports whether the text the
 // embedder reads changed.
 func apply(c *record.Company, s site) (textChanged bool) {
-	c.Crawl = &record.Crawl{At: s.at.Format(time.RFC3339), URL: s.url, Error: s.err, Languages: s.langs}
+	prev := c.Crawl
+	c.Crawl = &record.Crawl{At: s.at.Format(time.RFC3339), URL: s.url, Error: s.err}
+	if prev != nil && s.page == nil {
+		// The text and its languages are still those of the last read.
+		c.Crawl.TextAt, c.Crawl.Languages = prev.TextAt, prev.Languages
+	}
 	if s.status != nil {
 		c.HTTPStatus = s.status
 		// An answer tells where the domain leads, nowhere included.
@@ -425,6 +430,7 @@ func apply(c *record.Company, s site) (textChanged bool) {
 		}
 	}
 	if s.page != nil {
+		c.Crawl.TextAt, c.Crawl.Languages = c.Crawl.At, s.langs
 		if text := s.page.Text(); text != c.SiteText {
 			c.SiteText = text
 			textChanged = true

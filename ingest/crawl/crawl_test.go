@@ -175,6 +175,13 @@ func TestRunUpdatesRecords(t *testing.T) {
 		t.Errorf("phrase search: %+v %v", res, err)
 	}
 
+	if ok.Crawl.TextAt != ok.Crawl.At || !slices.Equal(ok.Crawl.Languages, []string{"en"}) {
+		t.Errorf("ok.com crawl %+v", ok.Crawl)
+	}
+	if g := get(t, eng, "gone.com"); g.Crawl.TextAt != "" || g.Crawl.Languages != nil {
+		t.Errorf("gone.com: no text was read, crawl %+v", g.Crawl)
+	}
+
 	// A second run changes nothing it need not: same text, same vectors.
 	if _, err := Run(ctx, o, []string{"ok.com"}, eng); err != nil {
 		t.Fatal(err)
@@ -182,6 +189,16 @@ func TestRunUpdatesRecords(t *testing.T) {
 	again, _ := eng.CompanyVectors(ctx, []string{"ok.com"})
 	if !slices.Equal(again["ok.com"], after["ok.com"]) {
 		t.Error("a recrawl of unchanged text changed the vector")
+	}
+	// A later crawl that reads nothing keeps the text and when it was read.
+	f.site("ok.com", page(http.StatusServiceUnavailable, "text/html", "down"))
+	o.Now = func() time.Time { return day.AddDate(0, 0, 1) }
+	if _, err := Run(ctx, o, []string{"ok.com"}, eng); err != nil {
+		t.Fatal(err)
+	}
+	if c := get(t, eng, "ok.com"); c.HTTPStatus.Code != 503 || c.SiteText != ok.SiteText || c.Crawl.At != "2026-11-26T10:00:00Z" ||
+		c.Crawl.TextAt != "2026-11-25T10:00:00Z" || !slices.Equal(c.Crawl.Languages, []string{"en"}) {
+		t.Errorf("ok.com after a failed crawl: status %+v crawl %+v", c.HTTPStatus, c.Crawl)
 	}
 }
 
