@@ -38,6 +38,7 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'email-find-batch': ('POST', '/v1/email/find/batch', 'email_find_batch'),
     'email-job': ('GET', '/v1/email/jobs/{job_id}', 'email_job'),
     'email-verify': ('POST', '/v1/email/verify', 'email_verify'),
+    'extract': ('GET', '/v1/extract', 'extract'),
     'gen-cancel': ('DELETE', '/v1/gen/cancel/{task_id}', 'gen_cancel'),
     'gen-models': ('GET', '/v1/gen/models', 'gen_models'),
     'gen-process': ('POST', '/v1/gen/process', 'gen_process'),
@@ -237,6 +238,8 @@ SegmentedCompany = TypedDict('SegmentedCompany', {"address": "Address", "busines
 SignupBody = TypedDict('SignupBody', {"agent": "str", "email": "str", "first_name": "str", "last_name": "str"}, total=False)
 
 SignupResult = TypedDict('SignupResult', {"email": "str", "next_step": "str", "status": "str"}, total=False)
+
+SiteExtract = TypedDict('SiteExtract', {"crawl_error": "Optional[str]", "crawled_at": "str", "domain": "str", "languages": "Optional[List[str]]", "site_text": "Optional[str]", "text_crawled_at": "Optional[str]", "url": "Optional[str]"}, total=False)
 
 Status = TypedDict('Status', {"confidence": "float", "status": "str"}, total=False)
 
@@ -534,6 +537,16 @@ class Operations(abc.ABC):
         if wait:
             return self.wait('email-verify', answer, timeout=timeout)
         return answer
+
+    def extract(self, *, domain: str) -> SiteExtract:
+        """Crawled site text and languages of a domain.
+
+        GET /v1/extract (operation extract).
+
+        What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+        """
+        answer = self._call('GET', '/v1/extract', path_params={}, query={"domain": domain})
+        return answer  # type: ignore[no-any-return]
 
     def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task.
@@ -1031,6 +1044,10 @@ class AsyncOperations(abc.ABC):
     async def email_verify(self, *, email: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
         """Verify an email address (async; extension) (async; see Client.email_verify)."""
         return await self._run(self._sync.email_verify, email=email, body=body, wait=wait, timeout=timeout)
+
+    async def extract(self, *, domain: str) -> SiteExtract:
+        """Crawled site text and languages of a domain (async; see Client.extract)."""
+        return await self._run(self._sync.extract, domain=domain)  # type: ignore[no-any-return]
 
     async def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task (async; see Client.gen_cancel)."""
