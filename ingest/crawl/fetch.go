@@ -70,6 +70,7 @@ type fetcher struct {
 type robotsEntry struct {
 	once  sync.Once
 	group *robotstxt.Group // nil: everything allowed
+	err   error            // robots.txt could not be fetched
 }
 
 func newFetcher(o Options) *fetcher {
@@ -309,11 +310,10 @@ func (f *fetcher) allowed(ctx context.Context, u *url.URL) (bool, time.Duration,
 		f.robots[key] = e
 	}
 	f.mu.Unlock()
-	var ferr error
 	e.once.Do(func() {
-		e.group, ferr = f.fetchRobots(ctx, key)
+		e.group, e.err = f.fetchRobots(ctx, key)
 	})
-	if ferr != nil {
+	if ferr := e.err; ferr != nil {
 		// Not remembered: the next site on this host tries again.
 		f.mu.Lock()
 		if f.robots[key] == e {
