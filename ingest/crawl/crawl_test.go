@@ -109,7 +109,7 @@ func TestRunUpdatesRecords(t *testing.T) {
 		{"gone.com", 410, "", "", []string{"de"}, ""},
 		{"missing.com", 404, "", "", []string{"de"}, ""},
 		{"broken.com", 503, "", "", []string{"de"}, ""},
-		{"pdf.com", 200, "", "", []string{"de"}, ErrTextNotHTML},
+		{"pdf.com", 200, "", "", []string{"de"}, ReasonNotHTML},
 		{"back.com", 200, "", "Back on our own feet", []string{"en"}, ""},
 	}
 	for _, tc := range tests {
@@ -254,7 +254,7 @@ func TestRunFailures(t *testing.T) {
 	if st.Failed != 2 || st.Crawled != 4 {
 		t.Errorf("stats %+v", st)
 	}
-	for d, want := range map[string]string{"slow.com": ErrTextTimeout, "slowbody.com": ErrTextTimeout, "loop.com": ErrTextRedirects} {
+	for d, want := range map[string]string{"slow.com": ReasonTimeout, "slowbody.com": ReasonTimeout, "loop.com": ReasonRedirects} {
 		c := get(t, eng, d)
 		if c.Crawl == nil || c.Crawl.Error != want {
 			t.Errorf("%s: crawl %+v, want %q", d, c.Crawl, want)
@@ -396,7 +396,7 @@ func TestRunRobots(t *testing.T) {
 	if st.Disallowed != 3 {
 		t.Errorf("stats %+v", st)
 	}
-	for d, want := range map[string]string{"closed.com": ErrTextRobots, "notus.com": ErrTextRobots, "error.com": ErrTextRobots, "others.com": "", "moved.com": ErrTextRobots} {
+	for d, want := range map[string]string{"closed.com": ReasonRobots, "notus.com": ReasonRobots, "error.com": ReasonRobots, "others.com": "", "moved.com": ReasonRobots} {
 		c := get(t, eng, d)
 		if c.Crawl == nil || c.Crawl.Error != want {
 			t.Errorf("%s: crawl %+v, want %q", d, c.Crawl, want)
@@ -428,7 +428,7 @@ func TestRunRefusesPrivateAddresses(t *testing.T) {
 		t.Errorf("stats %+v, hits %d", st, f.hitsOf("intranet.com")+f.hitsOf("public.com"))
 	}
 	for _, d := range []string{"intranet.com", "public.com"} {
-		if c := get(t, eng, d); c.Crawl == nil || c.Crawl.Error != ErrTextRefused || c.HTTPStatus != nil {
+		if c := get(t, eng, d); c.Crawl == nil || c.Crawl.Error != ReasonRefused || c.HTTPStatus != nil {
 			t.Errorf("%s: crawl %+v status %+v", d, c.Crawl, c.HTTPStatus)
 		}
 	}

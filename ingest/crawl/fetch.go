@@ -23,12 +23,12 @@ import (
 
 // Reasons a crawl read no page, as record.Crawl.Error holds them.
 const (
-	ErrTextRefused    = "address not allowed"
-	ErrTextRobots     = "disallowed by robots.txt"
-	ErrTextTimeout    = "timed out"
-	ErrTextNotHTML    = "not an HTML page"
-	ErrTextRedirects  = "too many redirects"
-	ErrTextBadRedirct = "redirect to an invalid URL"
+	ReasonRefused     = "address not allowed"
+	ReasonRobots      = "disallowed by robots.txt"
+	ReasonTimeout     = "timed out"
+	ReasonNotHTML     = "not an HTML page"
+	ReasonRedirects   = "too many redirects"
+	ReasonBadRedirect = "redirect to an invalid URL"
 )
 
 // maxRobotsBytes is what a robots.txt may weigh (Google reads 500 KiB).
@@ -93,9 +93,9 @@ func (f *fetcher) fetch(ctx context.Context, d string) site {
 		if err == nil {
 			return s
 		}
-		s.err = errText(err)
+		s.err = reasonOf(err)
 		s.refused = errors.Is(err, netguard.ErrForbidden)
-		s.timedOut = s.err == ErrTextTimeout
+		s.timedOut = s.err == ReasonTimeout
 		// Only a site that gave no answer at all is tried on the next
 		// scheme; a refused address stays refused.
 		if s.refused || ctx.Err() != nil || i == len(f.o.StartURLs(d))-1 {
@@ -127,13 +127,13 @@ func (f *fetcher) follow(ctx context.Context, s *site, start string) error {
 			if hop == 0 {
 				return err
 			}
-			s.err, s.refused = ErrTextRefused, true
+			s.err, s.refused = ReasonRefused, true
 			finish(u)
 			return nil
 		}
 		allowed, delay, err := f.allowed(ctx, u)
 		if err == nil && !allowed {
-			s.err, s.disallowed = ErrTextRobots, true
+			s.err, s.disallowed = ReasonRobots, true
 			finish(u)
 			return nil
 		}
@@ -147,8 +147,8 @@ func (f *fetcher) follow(ctx context.Context, s *site, start string) error {
 			}
 			// The chain left for a host that does not answer: the
 			// domain's own answer stands, and where it pointed.
-			s.err = errText(err)
-			s.timedOut = s.err == ErrTextTimeout
+			s.err = reasonOf(err)
+			s.timedOut = s.err == ReasonTimeout
 			finish(u)
 			return nil
 		}
@@ -158,7 +158,7 @@ func (f *fetcher) follow(ctx context.Context, s *site, start string) error {
 			drain(resp)
 			next, err := u.Parse(loc)
 			if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
-				s.err = ErrTextBadRedirct
+				s.err = ReasonBadRedirect
 				finish(u)
 				return nil
 			}
@@ -166,7 +166,7 @@ func (f *fetcher) follow(ctx context.Context, s *site, start string) error {
 				own = last
 			}
 			if hop >= f.o.MaxRedirects {
-				s.err = ErrTextRedirects
+				s.err = ReasonRedirects
 				finish(next)
 				return nil
 			}
@@ -208,7 +208,7 @@ func (f *fetcher) read(s *site, resp *http.Response) error {
 	ct := resp.Header.Get("Content-Type")
 	media, _, _ := mime.ParseMediaType(ct)
 	if media != "" && media != "text/html" && media != "application/xhtml+xml" && media != "text/plain" {
-		s.err = ErrTextNotHTML
+		s.err = ReasonNotHTML
 		return nil
 	}
 	body := &countingReader{r: io.LimitReader(resp.Body, f.o.MaxBody)}
@@ -228,8 +228,8 @@ func (f *fetcher) read(s *site, resp *http.Response) error {
 	s.bytes = body.n
 	s.truncated = p.Truncated || body.n >= f.o.MaxBody
 	if err != nil {
-		s.err = errText(err)
-		s.timedOut = s.err == ErrTextTimeout
+		s.err = reasonOf(err)
+		s.timedOut = s.err == ReasonTimeout
 		if len(p.Blocks) == 0 && p.Title == "" {
 			return nil
 		}
@@ -385,15 +385,15 @@ func reason(resp *http.Response) string {
 	return r
 }
 
-// errText is the short reason a crawl record keeps for err.
-func errText(err error) string {
+// reasonOf is the short reason a crawl record keeps for err.
+func reasonOf(err error) string {
 	var ne net.Error
 	var dnsErr *net.DNSError
 	switch {
 	case errors.Is(err, netguard.ErrForbidden):
-		return ErrTextRefused
+		return ReasonRefused
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return ErrTextTimeout
+		return ReasonTimeout
 	case errors.As(err, &dnsErr):
 		return "no such host"
 	case errors.Is(err, context.Canceled):
