@@ -24,8 +24,10 @@ import (
 
 // Single-record lookups: one company name (GET /v1/match), one person
 // (GET /v1/contacts/match) and one append dataset for a few domains (GET
-// /v1/score, /status, /redirects, /growth, /vendors, /subdomains). Each
-// answers what its bulk counterpart returns for one row, billed the same.
+// /v1/score, /status, /redirects, /growth, /vendors, /subdomains), and
+// the crawled site text of one domain (GET /v1/extract, in extract.go).
+// Each answers what its bulk counterpart returns for one row, billed the
+// same.
 
 type matchInput struct {
 	Name               string `query:"name" required:"true" minLength:"1" maxLength:"500" doc:"Company name as a list spells it (legal forms, abbreviations, typos and accents are tolerated)" example:"Acme Security Inc."`
@@ -166,6 +168,7 @@ func (s *Server) registerLookup() {
 	for _, ep := range lookupEndpoints {
 		s.registerDatasetLookup(ep)
 	}
+	s.registerExtract()
 }
 
 func (s *Server) registerMatch(names *namematch.Service) {

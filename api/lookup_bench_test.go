@@ -12,6 +12,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/namematch/namematchtest"
+	"github.com/openprospect/prospectd/record"
 )
 
 // BenchmarkLookupHTTP measures the single-record lookups over HTTP on
@@ -20,7 +21,8 @@ import (
 // generator gives (the index must be a seed-1 demo corpus; the name index
 // is built before timing, as a server does at start), GET
 // /v1/contacts/match with a person's name and employer domain, and each
-// per-domain dataset lookup with one domain, and vendors with 100.
+// per-domain dataset lookup with one domain, GET /v1/extract with one
+// crawled domain, and vendors with 100.
 func BenchmarkLookupHTTP(b *testing.B) {
 	s := benchSetup(b)
 	ctx := context.Background()
@@ -105,6 +107,28 @@ func BenchmarkLookupHTTP(b *testing.B) {
 	for _, ep := range []string{"score", "status", "redirects", "growth", "vendors", "subdomains"} {
 		run(ep, "/"+ep, one)
 	}
+	// GET /v1/extract reads what the crawler stored: mark the first 2,000
+	// domains crawled (text and vectors as they were), as a crawl that
+	// found the same text does.
+	crawled := domains[:2000]
+	got, err := s.eng.GetCompanies(ctx, crawled)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vecs, err := s.eng.CompanyVectors(ctx, crawled)
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs := make([]index.CompanyDoc, len(got))
+	for i, c := range got {
+		c.Crawl = &record.Crawl{At: "2026-11-25T10:00:00Z", URL: "https://" + c.Domain + "/", Languages: c.Languages, TextAt: "2026-11-25T10:00:00Z"}
+		docs[i] = index.CompanyDoc{Company: c, Vector: vecs[c.Domain]}
+	}
+	if _, err := s.eng.UpsertCompanies(ctx, docs); err != nil {
+		b.Fatal(err)
+	}
+	run("extract", "/extract", one[:len(got)])
+
 	var hundreds []string
 	for i := 0; i+100 <= len(domains); i += 100 {
 		hundreds = append(hundreds, "domain="+strings.Join(domains[i:i+100], ",")+"&match=google.com")

@@ -10,6 +10,7 @@ import (
 	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/ingest/refresh"
+	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
@@ -70,6 +71,9 @@ type Config struct {
 	Saved *saved.Service
 	// Refresh runs the scheduled refresh task kind; not wired when nil.
 	Refresh *refresh.Service
+	// Crawl runs the crawl task kind (the website crawler against the
+	// index); not wired when nil.
+	Crawl *crawl.Task
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -100,6 +104,9 @@ func New(c Config) *Runner {
 	}
 	if c.Refresh != nil {
 		handle(r, refresh.KindRefresh, c.Refresh.Run)
+	}
+	if c.Crawl != nil {
+		handle(r, crawl.Kind, c.Crawl.Run)
 	}
 	return r
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
@@ -69,5 +71,14 @@ func TestNewWiresEveryKind(t *testing.T) {
 	want := []string{namematch.KindBulkMatch, query.KindContactMatch, query.KindSegment}
 	if got := r.registered(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
+	}
+}
+
+// TestNewWiresCrawl: with a crawler configured, New runs crawl tasks too.
+func TestNewWiresCrawl(t *testing.T) {
+	e := newEnv(t)
+	r := New(Config{State: e.st, Crawl: &crawl.Task{}})
+	if got := r.registered(); !slices.Contains(got, crawl.Kind) {
+		t.Fatalf("kinds %v lack %s", got, crawl.Kind)
 	}
 }

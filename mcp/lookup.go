@@ -60,6 +60,9 @@ func (s *Server) lookupTools() []*tool {
 			description: l.what + " One row per distinct domain (1-100), in request order; an unindexed domain has null fields.",
 			estimate:    s.estimateDataset(l), run: s.datasetLookup(l)})
 	}
+	out = append(out, &tool{name: "get_site_text", title: "Crawled site text and languages of a domain", op: "extract",
+		description: "What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: an error 404 when the domain is not indexed or its site was never crawled. Bills one record when the answer carries site text, every time.",
+		estimate:    s.estimateSiteText, run: s.getSiteText})
 	return out
 }
 
@@ -419,4 +422,59 @@ func (s *Server) datasetLookup(l datasetLookup) func(context.Context, *call) (an
 		out.Rows = b.Bytes()
 		return out, nil
 	}
+}
+
+// --- get_site_text
+
+// siteText reads what the crawler stored for the domain, as GET
+// /v1/extract does.
+func (s *Server) siteText(ctx context.Context, c *call) (query.SiteExtract, error) {
+	co, err := s.company(ctx, c)
+	if err != nil {
+		return query.SiteExtract{}, err
+	}
+	e, err := query.SiteExtractOf(co)
+	if errors.Is(err, query.ErrNotCrawled) {
+		return e, refuse(http.StatusNotFound, "domain: the site of %q has not been crawled", co.Domain)
+	}
+	return e, err
+}
+
+func (s *Server) estimateSiteText(ctx context.Context, c *call) (Estimate, error) {
+	e, err := s.siteText(ctx, c)
+	if err != nil {
+		return Estimate{}, err
+	}
+	if !e.Billable() {
+		return Estimate{Note: "the last crawls read no page: nothing to bill"}, nil
+	}
+	return Estimate{Records: 1, Credits: 1}, nil
+}
+
+// SiteTextResult is get_site_text's answer.
+type SiteTextResult struct {
+	query.SiteExtract
+	billed
+}
+
+func (s *Server) getSiteText(ctx context.Context, c *call) (any, error) {
+	e, err := s.siteText(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	out := SiteTextResult{SiteExtract: e}
+	if e.Billable() {
+		r, err := s.bill(ctx, c, "extract", []store.Charge{{Kind: store.KindRow, Key: "extract:" + e.Domain, NoCache: true}})
+		if err != nil {
+			return nil, err
+		}
+		out.billed = billed{r.Billed, r.Left}
+		return out, nil
+	}
+	u, err := s.cfg.Biller.Usage(ctx, c.caller.Principal.Org)
+	if err != nil {
+		return nil, fmt.Errorf("usage: %w", err)
+	}
+	out.Left = u.CreditsLeft
+	return out, nil
 }

@@ -45,6 +45,28 @@ type Company struct {
 	RedirectCount   int      `json:"redirect_count,omitempty"`
 	// Growth is the quarterly footprint history.
 	Growth *Growth `json:"growth,omitempty"`
+	// Crawl is the latest crawl of the company's site (ingest/crawl); nil
+	// when the site was never crawled, whatever SiteText holds (a loaded
+	// file or the demo generator may fill that).
+	Crawl *Crawl `json:"crawl,omitempty"`
+}
+
+// Crawl records one crawl of a company's site: when it ran, where it
+// ended and why it stopped short, if it did.
+type Crawl struct {
+	// At is when the crawl ran (RFC 3339, UTC).
+	At string `json:"at"`
+	// URL is the page the text was read from, after redirects.
+	URL string `json:"url,omitempty"`
+	// Error says why no page was read (unreachable, refused address,
+	// disallowed by robots.txt, not HTML); empty on success.
+	Error string `json:"error,omitempty"`
+	// Languages are the languages detected in the page text (ISO 639-1).
+	Languages []string `json:"languages,omitempty"`
+	// TextAt is when the crawler last read the page text the record holds
+	// as SiteText (RFC 3339); kept across later crawls that read none, and
+	// empty while SiteText is not the crawler's.
+	TextAt string `json:"text_at,omitempty"`
 }
 
 // MaxRedirectSources is how many redirect sources a profile keeps (the

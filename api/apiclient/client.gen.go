@@ -2383,6 +2383,28 @@ type SignupResult struct {
 // SignupResultStatus defines model for SignupResult.Status.
 type SignupResultStatus string
 
+// SiteExtract defines model for SiteExtract.
+type SiteExtract struct {
+	// CrawlError Why the last crawl read no page (unreachable, disallowed by robots.txt, not an HTML page…); null when it read one
+	CrawlError *string `json:"crawl_error"`
+
+	// CrawledAt When the site was last crawled (RFC 3339)
+	CrawledAt string `json:"crawled_at"`
+	Domain    string `json:"domain"`
+
+	// Languages Languages detected in site_text (ISO 639-1), the most text first
+	Languages *[]string `json:"languages"`
+
+	// SiteText Visible text of the home page: title, meta description, then one line per block; null when no crawl read a page
+	SiteText *string `json:"site_text"`
+
+	// TextCrawledAt When site_text was read (RFC 3339)
+	TextCrawledAt *string `json:"text_crawled_at"`
+
+	// Url The page the last crawl ended on, after redirects; null when it got no answer
+	Url *string `json:"url"`
+}
+
 // Social defines model for Social.
 type Social string
 
@@ -3379,6 +3401,12 @@ type ExportDiscoverParams struct {
 
 	// MaxRecords Most records to export, 1-1,000,000.
 	MaxRecords *int64 `form:"max_records,omitempty" json:"max_records,omitempty"`
+}
+
+// ExtractParams defines parameters for Extract.
+type ExtractParams struct {
+	// Domain Company domain or URL; subdomains normalize to the root domain
+	Domain string `form:"domain" json:"domain"`
 }
 
 // GrowthParams defines parameters for Growth.
@@ -5220,6 +5248,13 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
 	ExportFile(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Extract Crawled site text and languages of a domain
+	//
+	// What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+	//
+	// Corresponds with GET /v1/extract (the `Extract` operationId).
+	Extract(ctx context.Context, params *ExtractParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Growth Quarterly footprint history of domains
 	//
 	// The growth dataset of append: score_YYYYqN and subdomains_YYYYqN for the quarters the rows' histories cover, then score_growth_3m and subdomain_growth_3m (percent). Billed one record per domain with a history, every time. One row per distinct domain, in request order, with the fields append returns for the dataset (unprefixed); an unindexed domain has null fields.
@@ -6064,6 +6099,23 @@ func (c *Client) ExportStatus(ctx context.Context, taskId string, reqEditors ...
 // Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
 func (c *Client) ExportFile(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewExportFileRequest(c.Server, taskId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Extract Crawled site text and languages of a domain
+//
+// What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+//
+// Corresponds with GET /v1/extract (the `Extract` operationId).
+func (c *Client) Extract(ctx context.Context, params *ExtractParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExtractRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10953,6 +11005,56 @@ func NewExportFileRequest(server string, taskId string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewExtractRequest constructs an http.Request for the Extract method
+func NewExtractRequest(server string, params *ExtractParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/extract")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "domain", params.Domain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGrowthRequest constructs an http.Request for the Growth method
 func NewGrowthRequest(server string, params *GrowthParams) (*http.Request, error) {
 	var err error
@@ -12436,6 +12538,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/exports/{task_id}/file (the `ExportFile` operationId).
 	ExportFileWithResponse(ctx context.Context, taskId string, reqEditors ...RequestEditorFn) (*ExportFileResponse, error)
+
+	// ExtractWithResponse Crawled site text and languages of a domain
+	//
+	// What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/extract (the `Extract` operationId).
+	ExtractWithResponse(ctx context.Context, params *ExtractParams, reqEditors ...RequestEditorFn) (*ExtractResponse, error)
 
 	// GrowthWithResponse Quarterly footprint history of domains
 	//
@@ -15167,6 +15278,104 @@ func (r ExportFileResponse) ContentType() string {
 	return ""
 }
 
+// ExtractResponse200Headers the declared response headers of an HTTP 200 response for Extract
+type ExtractResponse200Headers struct {
+	XCreditsBilled    *int64
+	XCreditsRemaining *int64
+}
+
+type ExtractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SiteExtract
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ErrorModel
+	// ApplicationproblemJSON402 the response for an HTTP 402 `application/problem+json` response
+	ApplicationproblemJSON402 *ErrorModel
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ErrorModel
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ErrorModel
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ErrorModel
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ErrorModel
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ErrorModel
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExtractResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ExtractResponse) GetJSON200() *SiteExtract {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON401() *ErrorModel {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON402 returns the response for an HTTP 402 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON402() *ErrorModel {
+	return r.ApplicationproblemJSON402
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON403() *ErrorModel {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON404() *ErrorModel {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON422() *ErrorModel {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON429() *ErrorModel {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExtractResponse) GetApplicationproblemJSON500() *ErrorModel {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExtractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExtractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExtractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExtractResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GrowthResponse200Headers the declared response headers of an HTTP 200 response for Growth
 type GrowthResponse200Headers struct {
 	ContentType       *string
@@ -17585,6 +17794,21 @@ func (c *ClientWithResponses) ExportFileWithResponse(ctx context.Context, taskId
 		return nil, err
 	}
 	return ParseExportFileResponse(rsp)
+}
+
+// ExtractWithResponse Crawled site text and languages of a domain
+//
+// What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/extract (the `Extract` operationId).
+func (c *ClientWithResponses) ExtractWithResponse(ctx context.Context, params *ExtractParams, reqEditors ...RequestEditorFn) (*ExtractResponse, error) {
+	rsp, err := c.Extract(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExtractResponse(rsp)
 }
 
 // GrowthWithResponse Quarterly footprint history of domains
@@ -20155,6 +20379,101 @@ func ParseExportFileResponse(rsp *http.Response) (*ExportFileResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseExtractResponse parses an HTTP response from a ExtractWithResponse call
+func ParseExtractResponse(rsp *http.Response) (*ExtractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExtractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SiteExtract
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorModel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExtractResponse200Headers
+		if values := rsp.Header.Values("X-Credits-Billed"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Billed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsBilled = &value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil

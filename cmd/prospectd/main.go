@@ -1,5 +1,6 @@
 // Command prospectd runs the prospecting service and its operator tasks:
-// serve the API, build a demo corpus, ingest company files, create API keys.
+// serve the API, build a demo corpus, ingest company files, crawl company
+// sites, create API keys.
 // Every flag has an environment variable (shown in -h output).
 package main
 
@@ -24,6 +25,7 @@ Usage:
   prospectd serve  [--addr 127.0.0.1:8080] [--data-dir ./data] [--engine embedded|elasticsearch] [--elasticsearch-url URL] [--demo N]
   prospectd demo   --companies N [--contacts M] [--seed S] [--data-dir DIR]
   prospectd ingest companies|contacts FILE [--data-dir DIR] [--rejects FILE]
+  prospectd crawl  --all | --domains FILE | DOMAIN... [--crawl-concurrency N] [--crawl-delay D] [--crawl-allow-private]
   prospectd keys   create --org NAME [--admin] [--plan none|starter|team] [--email E] [--data-dir DIR]
   prospectd refresh status [NAME] | run NAME [--wait]  --refresh-config FILE [--data-dir DIR]
 
@@ -60,6 +62,8 @@ func main() {
 		err = runKeys(ctx, args)
 	case "refresh":
 		err = runRefresh(ctx, args)
+	case "crawl":
+		err = runCrawl(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

@@ -15,6 +15,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/embedding"
+	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/internal/privatefs"
 	"github.com/openprospect/prospectd/internal/toolwire"
 	"github.com/openprospect/prospectd/jobs"
@@ -41,6 +42,7 @@ func runServe(ctx context.Context, args []string) error {
 	rf := addResearchFlags(fs)
 	ts := addToolServerFlags(fs)
 	rfl := addRefreshFlags(fs)
+	cf := addCrawlFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -132,6 +134,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	jc.Refresh = refreshSvc
+	jc.Crawl = &crawl.Task{Index: eng, Options: cf.options(log)}
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {

@@ -47,6 +47,7 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'export-discover': ('POST', '/v1/exports/discover', 'export_discover'),
     'export-file': ('GET', '/v1/exports/{task_id}/file', 'export_file'),
     'export-status': ('GET', '/v1/exports/{task_id}', 'export_status'),
+    'extract': ('GET', '/v1/extract', 'extract'),
     'gen-cancel': ('DELETE', '/v1/gen/cancel/{task_id}', 'gen_cancel'),
     'gen-models': ('GET', '/v1/gen/models', 'gen_models'),
     'gen-process': ('POST', '/v1/gen/process', 'gen_process'),
@@ -258,6 +259,8 @@ SegmentedCompany = TypedDict('SegmentedCompany', {"address": "Address", "busines
 SignupBody = TypedDict('SignupBody', {"agent": "str", "email": "str", "first_name": "str", "last_name": "str"}, total=False)
 
 SignupResult = TypedDict('SignupResult', {"email": "str", "next_step": "str", "status": "str"}, total=False)
+
+SiteExtract = TypedDict('SiteExtract', {"crawl_error": "Optional[str]", "crawled_at": "str", "domain": "str", "languages": "Optional[List[str]]", "site_text": "Optional[str]", "text_crawled_at": "Optional[str]", "url": "Optional[str]"}, total=False)
 
 SourceStatus = TypedDict('SourceStatus', {"kind": "str", "location": "str", "mode": "str", "name": "str", "next_run_at": "str", "runs": "Optional[List[RunView]]", "schedule": "str"}, total=False)
 
@@ -650,6 +653,16 @@ class Operations(abc.ABC):
         Status and progress of an export; when completed, the file's size, record count, credits billed and download path.
         """
         answer = self._call('GET', '/v1/exports/{task_id}', path_params={"task_id": task_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def extract(self, *, domain: str) -> SiteExtract:
+        """Crawled site text and languages of a domain.
+
+        GET /v1/extract (operation extract).
+
+        What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+        """
+        answer = self._call('GET', '/v1/extract', path_params={}, query={"domain": domain})
         return answer  # type: ignore[no-any-return]
 
     def gen_cancel(self, *, task_id: str) -> CancelOutBody:
@@ -1184,6 +1197,10 @@ class AsyncOperations(abc.ABC):
     async def export_status(self, *, task_id: str) -> TaskStatusBody:
         """Export status (async; see Client.export_status)."""
         return await self._run(self._sync.export_status, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def extract(self, *, domain: str) -> SiteExtract:
+        """Crawled site text and languages of a domain (async; see Client.extract)."""
+        return await self._run(self._sync.extract, domain=domain)  # type: ignore[no-any-return]
 
     async def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task (async; see Client.gen_cancel)."""
