@@ -44,8 +44,8 @@ type Server struct {
 	*httptest.Server
 
 	mu        sync.Mutex
-	companies []string // websites
-	contacts  []string // emails
+	companies []string          // websites
+	contacts  []string          // emails
 	codes     map[string]string // code -> redirect_uri
 	access    map[string]time.Time
 	refresh   map[string]bool
