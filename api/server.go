@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
@@ -96,6 +97,9 @@ type Deps struct {
 	// integration and research routes are served when set.
 	Integrations *integrations.Service
 	Research     *research.Pipeline
+	// CRM is the CRM connection service (crm.NewService; jobs/ runs its
+	// snapshots); the /v1/crm routes are served when set.
+	CRM *crm.Service
 }
 
 // Server is the HTTP API.
@@ -112,6 +116,8 @@ type Server struct {
 	queries    *queryRoutes // nil when the store keeps no saved queries
 	// mounts are net/http handlers served beside the API (mount.go).
 	mounts mounts
+	// web resolves web-app sessions (crm.go).
+	web webSessions
 }
 
 // New builds the API with every route registered.
@@ -146,6 +152,7 @@ func New(d Deps) *Server {
 		schemeAPIKey:     {Type: "apiKey", In: "header", Name: "X-API-Key"},
 		schemeBearer:     {Type: "http", Scheme: "bearer"},
 		schemeServiceKey: {Type: "apiKey", In: "header", Name: "x-service-key"},
+		schemeWebSession: {Type: "apiKey", In: "cookie", Name: "prospect_session", Description: "The web app's session (routes that need a person signed in to the app, with the session's CSRF token in X-CSRF-Token)"},
 	}
 	hapi := humafiber.New(app, cfg)
 	if d.Plans == nil {
@@ -181,6 +188,7 @@ func New(d Deps) *Server {
 	s.registerLookup()
 	s.registerEmail()
 	s.registerResearch(s.registerIntegrations())
+	s.registerCRM()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
@@ -57,6 +58,8 @@ type Config struct {
 	// Research runs the research task kinds (gen, personas, ICP
 	// validation, contact generation); they are not wired when nil.
 	Research *research.Pipeline
+	// CRM runs the CRM suppression snapshots; not wired when nil.
+	CRM *crm.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -81,6 +84,9 @@ func New(c Config) *Runner {
 	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
 	if c.Research != nil {
 		RegisterResearch(r, c.Research)
+	}
+	if c.CRM != nil {
+		handle(r, crm.KindSnapshot, (&crm.Snapshotter{Service: c.CRM, Contacts: c.Engine}).Run)
 	}
 	return r
 }

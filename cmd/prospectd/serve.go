@@ -38,6 +38,7 @@ func runServe(ctx context.Context, args []string) error {
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
 	ts := addToolServerFlags(fs)
+	cf := addCRMFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -117,14 +118,18 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("integration secrets: %w", err)
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
-	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
+	crmSvc, err := cf.service(st, researchCfg.Secrets, *publicURL, log)
+	if err != nil {
+		return err
+	}
+	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline, CRM: crmSvc}
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
 	if err != nil {

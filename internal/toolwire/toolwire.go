@@ -103,6 +103,11 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		return nil, err
 	}
 	app.SetGrants(as)
+	// Routes that need a person at the web app (deleting a CRM
+	// connection) authenticate its sessions.
+	if ws, ok := h.(interface{ SetWebSessions(*web.App) }); ok {
+		ws.SetWebSessions(app)
+	}
 	verify := mcp.Verifier(func(ctx context.Context, token string) (mcp.Caller, error) {
 		g, err := as.Verify(ctx, token)
 		if err != nil {
