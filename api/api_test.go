@@ -95,7 +95,7 @@ func newServer(d Deps) *Server {
 	if d.Tasks == nil {
 		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
 		d.Tasks = jobs.New(jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
-			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research})
+			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research, CRM: d.CRM})
 	}
 	if d.Email == nil {
 		var err error
