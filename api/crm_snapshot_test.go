@@ -104,4 +104,3 @@ func TestCRMSnapshot100k(t *testing.T) {
 		}
 	}
 }
-
