@@ -131,7 +131,7 @@ func runServe(ctx context.Context, args []string) error {
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
 		Integrations: integrationSvc, Research: pipeline, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
-		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
+		Research: pipeline, Integrations: integrationSvc, Names: names, CRM: crmSvc, Log: log}, *b.dataDir)
 	if err != nil {
 		return err
 	}
