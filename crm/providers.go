@@ -255,7 +255,8 @@ func retryAfter(v string) time.Duration {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
+		// A day at most: a longer (or infinite) value would overflow.
+		return time.Duration(min(s, 86400) * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := time.Until(t); d > 0 {
