@@ -111,6 +111,9 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 	if ws, ok := h.(interface{ SetWebSessions(*web.App) }); ok {
 		ws.SetWebSessions(app)
 	}
+	if cfg.CRM != nil {
+		app.SetCRM(cfg.CRM)
+	}
 	verify := mcp.Verifier(func(ctx context.Context, token string) (mcp.Caller, error) {
 		g, err := as.Verify(ctx, token)
 		if err != nil {
