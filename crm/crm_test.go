@@ -330,7 +330,8 @@ func TestRevokedDuringSnapshot(t *testing.T) {
 	h.connect(t)
 	s := h.snapshotter()
 	pages := 0
-	_, err := s.Run(context.Background(), h.task(t), crm.SnapshotInput{Provider: h.provider, Kind: crm.KindCompanies, UserID: h.user}, func(int) {
+	tk := h.task(t)
+	_, err := s.Run(context.Background(), tk, crm.SnapshotInput{Provider: h.provider, Kind: crm.KindCompanies, UserID: h.user}, func(int) {
 		if pages++; pages == 2 {
 			h.fake.Revoke()
 		}
@@ -340,6 +341,52 @@ func TestRevokedDuringSnapshot(t *testing.T) {
 	}
 	if qs, _, _ := h.st.ListSavedQueries(context.Background(), h.org, saved.ListFilter{Limit: 10}); len(qs) != 0 {
 		t.Fatalf("a partial snapshot was saved: %+v", qs)
+	}
+	if cp, _ := h.st.CRMCheckpoint(context.Background(), tk.ID); cp != (crm.Checkpoint{}) {
+		t.Fatalf("checkpoint %+v", cp)
+	}
+}
+
+func TestTransientErrorsRetried(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		fail    int
+		wantErr bool
+	}{
+		{"outage shorter than the retries", 3, false},
+		{"outage longer than the retries", 50, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, crm.Pipedrive)
+			sites, want := websites(300)
+			h.fake.SetCompanies(sites)
+			h.connect(t)
+			tk := h.task(t)
+			pages := 0
+			// The outage starts after the first page is checkpointed.
+			res, err := h.snapshotter().Run(context.Background(), tk, crm.SnapshotInput{Provider: h.provider, Kind: crm.KindCompanies, UserID: h.user},
+				func(int) {
+					if pages++; pages == 1 {
+						h.fake.FailNext(tc.fail)
+					}
+				})
+			if tc.wantErr {
+				if err == nil || !errors.Is(err, crm.ErrProvider) {
+					t.Fatalf("err = %v", err)
+				}
+				// A failed snapshot leaves no checkpoint behind.
+				if cp, _ := h.st.CRMCheckpoint(context.Background(), tk.ID); cp != (crm.Checkpoint{}) {
+					t.Fatalf("checkpoint kept: %+v", cp)
+				}
+				if items, _ := h.st.CRMItems(context.Background(), tk.ID); len(items) != 0 {
+					t.Fatalf("%d items kept", len(items))
+				}
+				return
+			}
+			if err != nil || res.Domains != len(want) {
+				t.Fatalf("result %+v, %v", res, err)
+			}
+		})
 	}
 }
 

@@ -62,13 +62,26 @@ type Snapshotter struct {
 // forgets a stored cursor.
 const maxCursorResets = 3
 
+// maxTransient bounds retries of one page after provider errors (5xx,
+// network) before the snapshot fails.
+const maxTransient = 5
+
 // Run pages through the CRM from the task's checkpoint (so a snapshot
 // interrupted by a restart resumes where it stopped), stores each page's
 // domains or persona ids with the next cursor, and when the last page is
 // in, saves the exclusion list and makes it the connection's list of that
 // kind in one transaction: the previous list stays in force until then.
-func (s *Snapshotter) Run(ctx context.Context, t store.Task, in SnapshotInput, progress func(int)) (SnapshotResult, error) {
-	res := SnapshotResult{Provider: in.Provider, Kind: in.Kind}
+func (s *Snapshotter) Run(ctx context.Context, t store.Task, in SnapshotInput, progress func(int)) (res SnapshotResult, err error) {
+	res = SnapshotResult{Provider: in.Provider, Kind: in.Kind}
+	defer func() {
+		// A failure the runner will record (not a stop, whose task resumes
+		// from the checkpoint) leaves nothing to resume: drop the items.
+		if err != nil && ctx.Err() == nil {
+			if rerr := s.Service.store.ResetCRMCheckpoint(context.WithoutCancel(ctx), t.ID); rerr != nil {
+				s.Service.cfg.Log.Error().Err(rerr).Str("task", t.ID).Msg("crm snapshot: drop checkpoint")
+			}
+		}
+	}()
 	kind, err := ValidKind(in.Kind)
 	if err != nil {
 		return res, err
@@ -89,7 +102,7 @@ func (s *Snapshotter) Run(ctx context.Context, t store.Task, in SnapshotInput, p
 	if cp.Pages > 0 {
 		s.Service.cfg.Log.Info().Str("task", t.ID).Int("pages", cp.Pages).Int("items", cp.Items).Msg("crm snapshot resumes from its checkpoint")
 	}
-	resets := 0
+	resets, transient := 0, 0
 	for !cp.Done {
 		p, err := cl.page(ctx, kind, cp.Cursor, pageSize)
 		var rl *RateLimitError
@@ -112,9 +125,19 @@ func (s *Snapshotter) Run(ctx context.Context, t store.Task, in SnapshotInput, p
 			}
 			cp = Checkpoint{}
 			continue
+		case err != nil && !errors.Is(err, ErrNeedsReauth) && ctx.Err() == nil && transient < maxTransient:
+			// A provider outage or a dropped connection: the same page
+			// again after a growing pause.
+			transient++
+			s.Service.cfg.Log.Warn().Err(err).Str("task", t.ID).Int("attempt", transient).Msg("crm snapshot: page failed, retrying")
+			if err := s.sleep(ctx, time.Duration(transient)*2*time.Second); err != nil {
+				return res, err
+			}
+			continue
 		case err != nil:
 			return res, fmt.Errorf("snapshot page %d: %w", cp.Pages+1, err)
 		}
+		transient = 0
 		items, skipped, err := s.resolve(ctx, kind, p.items)
 		if err != nil {
 			return res, err

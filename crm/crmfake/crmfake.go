@@ -67,6 +67,14 @@ type Server struct {
 	RotateRefresh bool
 
 	listings, rateLimited, refreshes, exchanges int
+	failNext                                    int
+}
+
+// FailNext answers the next n listing requests with a 503 (an outage).
+func (s *Server) FailNext(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failNext = n
 }
 
 // New starts a provider's fake on a loopback port; Close it.
@@ -312,6 +320,12 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) bool {
 	}
 	tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	s.mu.Lock()
+	if s.failNext > 0 {
+		s.failNext--
+		s.mu.Unlock()
+		http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
+		return false
+	}
 	exp, ok := s.access[tok]
 	valid := ok && (exp.IsZero() || time.Now().Before(exp))
 	var limited, daily bool
