@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pb33f/libopenapi"
+	"github.com/pb33f/libopenapi-validator/schema_validation"
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
@@ -372,5 +374,36 @@ func TestCRMRateLimits(t *testing.T) {
 		if res := f.call(t, "POST", "/v1/crm/hubspot/suppress", keyHdr(team), nil); res.StatusCode == 429 {
 			t.Fatalf("team request %d refused", i+1)
 		}
+	}
+}
+
+// TestCRMOpenAPIDocumentValid validates the document with the CRM routes
+// served (the shared validity test's fixture has no CRM service).
+func TestCRMOpenAPIDocumentValid(t *testing.T) {
+	f := newCRMFixture(t)
+	for name, b := range map[string][]byte{
+		"3.1 /v1/openapi.json": servedDocument(t, f.fixture, "/v1/openapi.json"),
+		"3.0 client document":  clientDocument(t, f.fixture),
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc, err := libopenapi.NewDocument(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, errs := schema_validation.ValidateOpenAPIDocument(doc); !ok {
+				for _, e := range errs {
+					t.Errorf("%s", e.Error())
+				}
+			}
+			if _, err := doc.BuildV3Model(); err != nil {
+				t.Errorf("build model: %v", err)
+			}
+			for _, p := range []string{"/v1/crm/connections", "/v1/crm/{provider}/authorize", "/v1/crm/{provider}/callback",
+				"/v1/crm/{provider}/suppress", "/v1/crm/{provider}/connection", "/v1/crm/suppress/status/{task_id}"} {
+				if !strings.Contains(string(b), `"`+p+`"`) {
+					t.Errorf("%s is not in the document", p)
+				}
+			}
+		})
 	}
 }
