@@ -97,7 +97,7 @@ func newServer(d Deps) *Server {
 	if d.Tasks == nil {
 		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
 		jc := jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
-			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research, Exports: d.Exports}
+			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research, Exports: d.Exports, CRM: d.CRM}
 		if ss, ok := d.Store.(saved.Store); ok {
 			jc.Saved = saved.NewService(ss)
 		}

@@ -19,6 +19,9 @@ const (
 	schemeAPIKey     = "apiKey"
 	schemeBearer     = "bearer"
 	schemeServiceKey = "serviceKey"
+	// schemeWebSession marks routes that authenticate a web-app session
+	// in their handler instead of a key (crm.go).
+	schemeWebSession = "webSession"
 )
 
 // authRequired is the security requirement of every data endpoint: any one
@@ -74,8 +77,18 @@ func credentialFrom(header func(name string) string) string {
 	return strings.TrimSpace(header("x-service-key"))
 }
 
+// sessionOnly reports whether a route authenticates a web-app session
+// itself (no key checked by the middleware).
+func sessionOnly(sec []map[string][]string) bool {
+	if len(sec) != 1 {
+		return false
+	}
+	_, ok := sec[0][schemeWebSession]
+	return ok
+}
+
 func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
-	if len(ctx.Operation().Security) == 0 {
+	if sec := ctx.Operation().Security; len(sec) == 0 || sessionOnly(sec) {
 		next(ctx)
 		return
 	}

@@ -73,7 +73,7 @@ func (s *Server) routeFor(method, path string) (route, bool) {
 				if op == nil {
 					continue
 				}
-				r := route{method: op.Method, limit: op.MaxBodyBytes, secured: len(op.Security) > 0}
+				r := route{method: op.Method, limit: op.MaxBodyBytes, secured: len(op.Security) > 0 && !sessionOnly(op.Security)}
 				if r.limit <= 0 {
 					r.limit = jsonBodyLimit
 				}

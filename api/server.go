@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
@@ -105,6 +106,9 @@ type Deps struct {
 	// Refresh is the scheduled refresh service (its task kind is run by
 	// jobs/); the admin refresh routes report no source when nil.
 	Refresh *refresh.Service
+	// CRM is the CRM connection service (crm.NewService; jobs/ runs its
+	// snapshots); the /v1/crm routes are served when set.
+	CRM *crm.Service
 }
 
 // Server is the HTTP API.
@@ -125,6 +129,8 @@ type Server struct {
 	tokens func(ctx context.Context, token string) (store.Principal, error)
 	// estimator serves POST /v1/estimate (SetEstimator).
 	estimator func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error)
+	// web resolves web-app sessions (crm.go).
+	web webSessions
 }
 
 // New builds the API with every route registered.
@@ -159,6 +165,7 @@ func New(d Deps) *Server {
 		schemeAPIKey:     {Type: "apiKey", In: "header", Name: "X-API-Key"},
 		schemeBearer:     {Type: "http", Scheme: "bearer"},
 		schemeServiceKey: {Type: "apiKey", In: "header", Name: "x-service-key"},
+		schemeWebSession: {Type: "apiKey", In: "cookie", Name: "prospect_session", Description: "The web app's session (routes that need a person signed in to the app, with the session's CSRF token in X-CSRF-Token)"},
 	}
 	hapi := humafiber.New(app, cfg)
 	if d.Plans == nil {
@@ -197,6 +204,7 @@ func New(d Deps) *Server {
 	s.registerExports(svc)
 	s.registerRefresh()
 	s.registerEstimate()
+	s.registerCRM()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/openprospect/prospectd/crm"
 )
 
 // taskResults are the types of `results` of each task status operation,
@@ -21,6 +23,7 @@ var taskResults = map[string]struct {
 	"bulkmatch-status":         {reflect.TypeFor[[]map[string]any](), "One row per input row: `input:<column>` keys, the matched profile's fields, `match_confidence` and `match_error`"},
 	"contact-match-status":     {reflect.TypeFor[[]ContactMatchResult](), "One entry per query, in order"},
 	"contact-match-statusbulk": {reflect.TypeFor[[]ContactMatchResult](), "One entry per query, in order"},
+	"crm-suppress-status":      {reflect.TypeFor[crm.SnapshotResult](), "The saved exclusion list now in force and what the snapshot read"},
 }
 
 // taskStatusResponses declares the 200 body of task status operation id:

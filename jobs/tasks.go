@@ -8,6 +8,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/export"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/ingest/crawl"
@@ -74,6 +75,8 @@ type Config struct {
 	// Crawl runs the crawl task kind (the website crawler against the
 	// index); not wired when nil.
 	Crawl *crawl.Task
+	// CRM runs the CRM suppression snapshots; not wired when nil.
+	CRM *crm.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -107,6 +110,9 @@ func New(c Config) *Runner {
 	}
 	if c.Crawl != nil {
 		handle(r, crawl.Kind, c.Crawl.Run)
+	}
+	if c.CRM != nil {
+		handle(r, crm.KindSnapshot, (&crm.Snapshotter{Service: c.CRM, Contacts: c.Engine}).Run)
 	}
 	return r
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
@@ -74,6 +75,9 @@ type Config struct {
 	// contact generation tools (either nil: none).
 	Research     *research.Pipeline
 	Integrations *integrations.Service
+	// CRM serves list_crm_connections and start_crm_suppression (nil:
+	// none, as the REST routes).
+	CRM *crm.Service
 	// Names serves match_company (nil: no such tool); the name index is
 	// the REST API's, shared.
 	Names *namematch.Service
@@ -137,7 +141,7 @@ func New(cfg Config) (*Server, error) {
 	s.saves = saveLimiter(plans)
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "prospectd", Title: "Prospecting API", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	for _, t := range append(append(s.catalog(), s.savedTools()...), append(append(s.emailTools(), s.researchTools()...), s.lookupTools()...)...) {
+	for _, t := range append(append(s.catalog(), s.savedTools()...), append(append(s.emailTools(), s.researchTools()...), append(s.lookupTools(), s.crmTools()...)...)...) {
 		if err := s.add(t); err != nil {
 			return nil, err
 		}

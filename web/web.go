@@ -26,6 +26,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/openprospect/prospectd/account"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/oauth"
 	"github.com/openprospect/prospectd/store"
 )
@@ -69,6 +70,9 @@ type Config struct {
 	Secure bool
 	Log    zerolog.Logger
 	Now    func() time.Time
+	// CRM lists the organization's CRM connections on the account page
+	// (nil: no such section); see SetCRM.
+	CRM CRM
 }
 
 // App is the web app.
@@ -100,6 +104,7 @@ func New(cfg Config) *App {
 	m.HandleFunc("POST /app/keys", a.createKey)
 	m.HandleFunc("POST /app/keys/revoke", a.revokeKey)
 	m.HandleFunc("POST /app/grants/revoke", a.revokeGrant)
+	m.HandleFunc("POST /app/crm/disconnect", a.disconnectCRM)
 	m.HandleFunc("/app/", func(w http.ResponseWriter, r *http.Request) {
 		a.message(w, r, http.StatusNotFound, "Not found", "There is no page here.", "/app/", "Go to your account")
 	})
@@ -152,6 +157,8 @@ type view struct {
 	Keys               []store.APIKey
 	Grants             []store.OAuthGrant
 	Consent            oauth.Consent
+	CRM                []crm.Status
+	HasCRM             bool
 }
 
 func (a *App) render(w http.ResponseWriter, status int, name string, v view) {
@@ -445,6 +452,12 @@ func (a *App) accountView(ctx context.Context, s store.WebSession, u store.User)
 	}
 	if v.Grants, err = a.cfg.State.ActiveOAuthGrants(ctx, u.ID, a.cfg.Now()); err != nil {
 		return v, err
+	}
+	if a.cfg.CRM != nil {
+		v.HasCRM = true
+		if v.CRM, err = a.cfg.CRM.List(ctx, u.OrgID, false); err != nil {
+			return v, err
+		}
 	}
 	return v, nil
 }

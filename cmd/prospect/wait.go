@@ -31,6 +31,7 @@ var waiters = map[string]waiter{
 	"admin-refreshes-run":        {"task_id", "/v1/admin/refresh-runs/{id}"},
 	"export-discover":            {"task_id", "/v1/exports/{id}"},
 	"export-contacts":            {"task_id", "/v1/exports/{id}"},
+	"crm-suppress":               {"task_id", "/v1/crm/suppress/status/{id}"},
 }
 
 // taskState is the part of a status answer the waiter reads.

@@ -43,6 +43,7 @@ func runServe(ctx context.Context, args []string) error {
 	ts := addToolServerFlags(fs)
 	rfl := addRefreshFlags(fs)
 	cf := addCrawlFlags(fs)
+	crf := addCRMFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -135,15 +136,20 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	jc.Refresh = refreshSvc
 	jc.Crawl = &crawl.Task{Index: eng, Options: cf.options(log)}
+	crmSvc, err := crf.service(st, researchCfg.Secrets, *publicURL, log)
+	if err != nil {
+		return err
+	}
+	jc.CRM = crmSvc
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
-		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
+		Research: pipeline, Integrations: integrationSvc, Names: names, CRM: crmSvc, Log: log}, *b.dataDir)
 	if err != nil {
 		return err
 	}

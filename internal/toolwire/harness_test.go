@@ -56,6 +56,12 @@ func (s *syncBuf) String() string {
 
 func newEnv(t *testing.T, configure func(*toolwire.Config)) *env {
 	t.Helper()
+	return newEnvWith(t, nil, configure)
+}
+
+// newEnvWith lets deps add services to the REST API before it is built.
+func newEnvWith(t *testing.T, deps func(*api.Deps), configure func(*toolwire.Config)) *env {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	eng, err := embedded.Open(filepath.Join(dir, "index"), embedded.Options{})
@@ -80,8 +86,13 @@ func newEnv(t *testing.T, configure func(*toolwire.Config)) *env {
 	logs := &syncBuf{}
 	log := zerolog.New(logs)
 	names := &namematch.Service{Engine: eng}
-	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2})
-	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Log: log, WebApp: "/app/confirm"})
+	d := api.Deps{Engine: eng, Store: st, Names: names, Log: log, WebApp: "/app/confirm"}
+	if deps != nil {
+		deps(&d)
+	}
+	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2, CRM: d.CRM})
+	d.Tasks = tasks
+	srv := api.New(d)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/api"
+	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
@@ -73,6 +74,8 @@ type Config struct {
 	// Research and Integrations serve the research tools (nil: none).
 	Research     *research.Pipeline
 	Integrations *integrations.Service
+	// CRM serves the CRM tools (nil: none, as the REST routes).
+	CRM *crm.Service
 	// Names is the REST API's name matcher (its index is shared); nil
 	// leaves out match_company.
 	Names *namematch.Service
@@ -131,6 +134,14 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 			return g.Principal, nil
 		})
 	}
+	// Routes that need a person at the web app (deleting a CRM
+	// connection) authenticate its sessions.
+	if ws, ok := h.(interface{ SetWebSessions(*web.App) }); ok {
+		ws.SetWebSessions(app)
+	}
+	if cfg.CRM != nil {
+		app.SetCRM(cfg.CRM)
+	}
 	verify := mcp.Verifier(func(ctx context.Context, token string) (mcp.Caller, error) {
 		g, err := as.Verify(ctx, token)
 		if err != nil {
@@ -151,7 +162,7 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		Companies: companies, Contacts: &query.ContactService{Engine: cfg.Engine, Companies: companies},
 		Biller: biller, Limiter: &account.Limiter{Limits: limits, Plans: cfg.Plans},
 		Tasks: cfg.Tasks, TaskState: cfg.State, OpenAPI: h.OpenAPI(),
-		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations, Names: cfg.Names,
+		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations, Names: cfg.Names, CRM: cfg.CRM,
 		Verify: verify, ResourceMetadataURL: as.ResourceMetadataURL(),
 		Secret: confirmKey, SessionCap: cfg.SpendCap, Log: cfg.Log, Now: cfg.Now,
 	})

@@ -34,6 +34,7 @@ WAITERS = {
     "email-verify": ("job_id", "/v1/email/jobs/{id}"),
     "email-find-batch": ("batch_id", "/v1/email/batch/{id}/results"),
     "admin-refreshes-run": ("task_id", "/v1/admin/refresh-runs/{id}"),
+    "crm-suppress": ("task_id", "/v1/crm/suppress/status/{id}"),
 }
 
 

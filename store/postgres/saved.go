@@ -17,15 +17,27 @@ var _ saved.Store = (*Store)(nil)
 
 // CreateSavedQuery implements saved.Store.
 func (s *Store) CreateSavedQuery(ctx context.Context, q saved.Query) (saved.Query, error) {
-	q.ID = uuid.NewString()
-	t := now()
-	q.CreatedAt, q.UpdatedAt = t, t
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return saved.Query{}, fmt.Errorf("create saved query: %w", err)
 	}
 	defer tx.Rollback(ctx)
-	_, err = tx.Exec(ctx, `INSERT INTO saved_queries (id, org_id, user_id, name, action, params, domains, domains_head, persona_ids,
+	if q, err = createSaved(ctx, tx, q); err != nil {
+		return saved.Query{}, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return saved.Query{}, fmt.Errorf("create saved query: %w", err)
+	}
+	return q, nil
+}
+
+// createSaved inserts a saved query in tx (CreateSavedQuery, and a CRM
+// snapshot replacing its previous list in one transaction).
+func createSaved(ctx context.Context, tx pgx.Tx, q saved.Query) (saved.Query, error) {
+	q.ID = uuid.NewString()
+	t := now()
+	q.CreatedAt, q.UpdatedAt = t, t
+	_, err := tx.Exec(ctx, `INSERT INTO saved_queries (id, org_id, user_id, name, action, params, domains, domains_head, persona_ids,
 		domain_count, persona_id_count, row_count, rows, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
 		q.ID, q.OrgID, q.UserID, q.Name, q.Action, []byte(q.Params), saved.EncodeDomains(q.Domains),
 		saved.EncodeDomains(saved.Head(q.Domains, saved.HeadDomains)), saved.EncodePersonaIDs(q.PersonaIDs),
@@ -41,9 +53,6 @@ func (s *Store) CreateSavedQuery(ctx context.Context, q saved.Query) (saved.Quer
 	}
 	if err := tx.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, q.UserID).Scan(&q.UserName); err != nil {
 		return saved.Query{}, fmt.Errorf("create saved query: owner: %w", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return saved.Query{}, fmt.Errorf("create saved query: %w", err)
 	}
 	q.DomainCount, q.PersonaIDCount = len(q.Domains), len(q.PersonaIDs)
 	if q.Tags == nil {

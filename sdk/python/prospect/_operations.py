@@ -11,7 +11,7 @@ from typing import IO, Any, Dict, List, Mapping, Optional, Tuple, TypedDict, Uni
 # A file to upload: a path, its bytes, or an open binary file.
 FileInput = Union[str, bytes, "os.PathLike[str]", IO[bytes]]
 
-WAITERS: Dict[str, Tuple[str, str]] = {'bulkmatch': ('task_id', '/v1/bulkmatch/status/{id}'), 'segment': ('task_id', '/v1/segment/status/{id}'), 'contacts-bulk-match': ('task_id', '/v1/bulkcontactmatch/status/{id}'), 'gen-process': ('task_id', '/v1/gen/status/{id}'), 'gen-process-personas': ('task_id', '/v1/gen/status/{id}'), 'validate-icp': ('task_id', '/v1/gen/status/{id}'), 'contacts-discover-generate': ('task_id', '/v1/gen/status/{id}'), 'email-find': ('job_id', '/v1/email/jobs/{id}'), 'email-verify': ('job_id', '/v1/email/jobs/{id}'), 'email-find-batch': ('batch_id', '/v1/email/batch/{id}/results'), 'admin-refreshes-run': ('task_id', '/v1/admin/refresh-runs/{id}')}
+WAITERS: Dict[str, Tuple[str, str]] = {'bulkmatch': ('task_id', '/v1/bulkmatch/status/{id}'), 'segment': ('task_id', '/v1/segment/status/{id}'), 'contacts-bulk-match': ('task_id', '/v1/bulkcontactmatch/status/{id}'), 'gen-process': ('task_id', '/v1/gen/status/{id}'), 'gen-process-personas': ('task_id', '/v1/gen/status/{id}'), 'validate-icp': ('task_id', '/v1/gen/status/{id}'), 'contacts-discover-generate': ('task_id', '/v1/gen/status/{id}'), 'email-find': ('job_id', '/v1/email/jobs/{id}'), 'email-verify': ('job_id', '/v1/email/jobs/{id}'), 'email-find-batch': ('batch_id', '/v1/email/batch/{id}/results'), 'admin-refreshes-run': ('task_id', '/v1/admin/refresh-runs/{id}'), 'crm-suppress': ('task_id', '/v1/crm/suppress/status/{id}')}
 
 OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'admin-refresh-runs-get': ('GET', '/v1/admin/refresh-runs/{task_id}', 'admin_refresh_runs_get'),
@@ -32,6 +32,12 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'contacts-match': ('GET', '/v1/contacts/match', 'contacts_match'),
     'count': ('GET', '/v1/count', 'count'),
     'create-exclusion-list': ('POST', '/v1/queries/exclusion-list', 'create_exclusion_list'),
+    'crm-authorize': ('GET', '/v1/crm/{provider}/authorize', 'crm_authorize'),
+    'crm-callback': ('GET', '/v1/crm/{provider}/callback', 'crm_callback'),
+    'crm-connections': ('GET', '/v1/crm/connections', 'crm_connections'),
+    'crm-delete-connection': ('DELETE', '/v1/crm/{provider}/connection', 'crm_delete_connection'),
+    'crm-suppress': ('POST', '/v1/crm/{provider}/suppress', 'crm_suppress'),
+    'crm-suppress-status': ('GET', '/v1/crm/suppress/status/{task_id}', 'crm_suppress_status'),
     'delete-monitor': ('DELETE', '/v1/queries/{query_id}/monitor', 'delete_monitor'),
     'delete-saved-query': ('DELETE', '/v1/queries/{query_id}', 'delete_saved_query'),
     'discover': ('GET', '/v1/discover', 'discover'),
@@ -95,6 +101,8 @@ BatchView = TypedDict('BatchView', {"batch_id": "str", "completed": "int", "fail
 
 BulkmatchStatusBody = TypedDict('BulkmatchStatusBody', {"error": "str", "progress": "int", "results": "Optional[List[Dict[str, Any]]]", "status": "str", "task_id": "str"}, total=False)
 
+CRMConnectionBody = TypedDict('CRMConnectionBody', {"companies_query_id": "Optional[str]", "connected_at": "Optional[str]", "contacts_query_id": "Optional[str]", "provider": "str", "status": "str"}, total=False)
+
 CancelOutBody = TypedDict('CancelOutBody', {"message": "str", "status": "str", "success": "bool", "task_id": "str"}, total=False)
 
 CandidateReply = TypedDict('CandidateReply', {"code": "int", "email": "str", "enhanced": "str", "pattern": "str", "text": "str", "tier": "int"}, total=False)
@@ -131,6 +139,14 @@ ContactResultsBody = TypedDict('ContactResultsBody', {"notes": "Optional[List[st
 CountBody = TypedDict('CountBody', {"count": "int"}, total=False)
 
 Counts = TypedDict('Counts', {"changed": "int", "closed": "int", "dropped": "int", "files": "Optional[List[str]]", "not_modified": "bool", "read": "int", "rejected": "int", "unchanged": "int"}, total=False)
+
+CrmAuthorizeOutputBody = TypedDict('CrmAuthorizeOutputBody', {"authorize_url": "str"}, total=False)
+
+CrmCallbackOutputBody = TypedDict('CrmCallbackOutputBody', {"message": "str", "provider": "str", "status": "str"}, total=False)
+
+CrmSuppressOutputBody = TypedDict('CrmSuppressOutputBody', {"kind": "str", "message": "str", "provider": "str", "task_id": "str"}, total=False)
+
+CrmSuppressStatusBody = TypedDict('CrmSuppressStatusBody', {"error": "str", "progress": "int", "results": "SnapshotResult", "status": "str", "task_id": "str"}, total=False)
 
 DeliveryBody = TypedDict('DeliveryBody', {"at": "str", "attempt": "int", "error": "str", "status": "int"}, total=False)
 
@@ -261,6 +277,8 @@ SignupBody = TypedDict('SignupBody', {"agent": "str", "email": "str", "first_nam
 SignupResult = TypedDict('SignupResult', {"email": "str", "next_step": "str", "status": "str"}, total=False)
 
 SiteExtract = TypedDict('SiteExtract', {"crawl_error": "Optional[str]", "crawled_at": "str", "domain": "str", "languages": "Optional[List[str]]", "site_text": "Optional[str]", "text_crawled_at": "Optional[str]", "url": "Optional[str]"}, total=False)
+
+SnapshotResult = TypedDict('SnapshotResult', {"domain_count": "int", "kind": "str", "pages": "int", "persona_id_count": "int", "provider": "str", "query_id": "str", "rate_limit_waits": "int", "skipped": "int", "truncated": "bool"}, total=False)
 
 SourceStatus = TypedDict('SourceStatus', {"kind": "str", "location": "str", "mode": "str", "name": "str", "next_run_at": "str", "runs": "Optional[List[RunView]]", "schedule": "str"}, total=False)
 
@@ -491,6 +509,70 @@ class Operations(abc.ABC):
         Stores domains and/or persona ids as a query of action `exclusion`, for exclusion_query_id. Domain lists need at least 20 distinct domains (persona-only lists are exempt); duplicates are removed; lists over 250,000 domains or 500,000 persona ids are truncated. Starter plan or higher.
         """
         answer = self._call('POST', '/v1/queries/exclusion-list', path_params={}, query={}, json_body=self._merge(body, {"domains": domains, "persona_ids": persona_ids, "query_name": query_name, "tags": tags}))
+        return answer  # type: ignore[no-any-return]
+
+    def crm_authorize(self, *, provider: str) -> CrmAuthorizeOutputBody:
+        """Start a CRM connection.
+
+        GET /v1/crm/{provider}/authorize (operation crm-authorize).
+
+        Answers the provider's authorize URL, bound to a single-use state token valid 10 minutes. The provider sends the person back to GET /v1/crm/{provider}/callback, which stores the connection. Unknown provider: 404. 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+        """
+        answer = self._call('GET', '/v1/crm/{provider}/authorize', path_params={"provider": provider}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_callback(self, *, provider: str, code: Optional[str] = None, state: Optional[str] = None, error: Optional[str] = None, error_description: Optional[str] = None) -> CrmCallbackOutputBody:
+        """OAuth redirect target of a CRM connection.
+
+        GET /v1/crm/{provider}/callback (operation crm-callback).
+
+        Where the provider sends the person back after consent (no API key: the single-use state token of the authorize URL names the organization). Exchanges the code, stores the connection (tokens sealed at rest) and answers its status. 400 for an unknown, used or expired state or a declined consent.
+        """
+        answer = self._call('GET', '/v1/crm/{provider}/callback', path_params={"provider": provider}, query={"code": code, "state": state, "error": error, "error_description": error_description})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_connections(self, *, probe: Optional[bool] = None) -> Optional[List[CRMConnectionBody]]:
+        """List CRM connections.
+
+        GET /v1/crm/connections (operation crm-connections).
+
+        The organization's CRM connections. With probe=true each is checked live (one small request, refreshing its token if due) and the fresh status returned. 20 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+        """
+        answer = self._call('GET', '/v1/crm/connections', path_params={}, query={"probe": probe})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_delete_connection(self, *, provider: str) -> MessageOutputBody:
+        """Remove a CRM connection.
+
+        DELETE /v1/crm/{provider}/connection (operation crm-delete-connection).
+
+        Removes the connection and its stored tokens. Requires an admin signed in to the web app: the session cookie plus its CSRF token in X-CSRF-Token. An API key is refused (403). The saved exclusion lists of past snapshots stay (delete them under saved queries). 404 if no connection. 10 requests a minute per organization, times the plan's multiplier.
+        """
+        answer = self._call('DELETE', '/v1/crm/{provider}/connection', path_params={"provider": provider}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_suppress(self, *, provider: str, kind: Optional[str] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Snapshot a CRM into an exclusion list.
+
+        POST /v1/crm/{provider}/suppress (operation crm-suppress).
+
+        Starts a background snapshot of the CRM's companies (excluded by root domain) or contacts (CRM emails resolved against the contact index; unknown emails skipped). When it is whole, a saved exclusion list (action exclusion, tag crm) replaces the previous snapshot of this provider and kind in one step; use it as exclusion_query_id. No connection: 404; a connection needing reauthorization: 409. 5 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+
+        wait=True polls the task's status until it ends (timeout in seconds) and returns the final status.
+        """
+        answer = self._call('POST', '/v1/crm/{provider}/suppress', path_params={"provider": provider}, query={"kind": kind})
+        if wait:
+            return self.wait('crm-suppress', answer, timeout=timeout)
+        return answer
+
+    def crm_suppress_status(self, *, task_id: str) -> CrmSuppressStatusBody:
+        """CRM suppression snapshot status.
+
+        GET /v1/crm/suppress/status/{task_id} (operation crm-suppress-status).
+
+        Status of a snapshot started by POST /v1/crm/{provider}/suppress; `results` names the saved exclusion list once it is whole.
+        """
+        answer = self._call('GET', '/v1/crm/suppress/status/{task_id}', path_params={"task_id": task_id}, query={})
         return answer  # type: ignore[no-any-return]
 
     def delete_monitor(self, *, query_id: str) -> MessageOutputBody:
@@ -1137,6 +1219,30 @@ class AsyncOperations(abc.ABC):
     async def create_exclusion_list(self, *, domains: Optional[Optional[List[str]]] = None, persona_ids: Optional[Optional[List[int]]] = None, query_name: Optional[str] = None, tags: Optional[Optional[List[str]]] = None, body: Optional[Mapping[str, Any]] = None) -> ExclusionListOutputBody:
         """Create an exclusion list (async; see Client.create_exclusion_list)."""
         return await self._run(self._sync.create_exclusion_list, domains=domains, persona_ids=persona_ids, query_name=query_name, tags=tags, body=body)  # type: ignore[no-any-return]
+
+    async def crm_authorize(self, *, provider: str) -> CrmAuthorizeOutputBody:
+        """Start a CRM connection (async; see Client.crm_authorize)."""
+        return await self._run(self._sync.crm_authorize, provider=provider)  # type: ignore[no-any-return]
+
+    async def crm_callback(self, *, provider: str, code: Optional[str] = None, state: Optional[str] = None, error: Optional[str] = None, error_description: Optional[str] = None) -> CrmCallbackOutputBody:
+        """OAuth redirect target of a CRM connection (async; see Client.crm_callback)."""
+        return await self._run(self._sync.crm_callback, provider=provider, code=code, state=state, error=error, error_description=error_description)  # type: ignore[no-any-return]
+
+    async def crm_connections(self, *, probe: Optional[bool] = None) -> Optional[List[CRMConnectionBody]]:
+        """List CRM connections (async; see Client.crm_connections)."""
+        return await self._run(self._sync.crm_connections, probe=probe)  # type: ignore[no-any-return]
+
+    async def crm_delete_connection(self, *, provider: str) -> MessageOutputBody:
+        """Remove a CRM connection (async; see Client.crm_delete_connection)."""
+        return await self._run(self._sync.crm_delete_connection, provider=provider)  # type: ignore[no-any-return]
+
+    async def crm_suppress(self, *, provider: str, kind: Optional[str] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Snapshot a CRM into an exclusion list (async; see Client.crm_suppress)."""
+        return await self._run(self._sync.crm_suppress, provider=provider, kind=kind, wait=wait, timeout=timeout)
+
+    async def crm_suppress_status(self, *, task_id: str) -> CrmSuppressStatusBody:
+        """CRM suppression snapshot status (async; see Client.crm_suppress_status)."""
+        return await self._run(self._sync.crm_suppress_status, task_id=task_id)  # type: ignore[no-any-return]
 
     async def delete_monitor(self, *, query_id: str) -> MessageOutputBody:
         """Stop monitoring a saved query (beyond the spec) (async; see Client.delete_monitor)."""
