@@ -12,9 +12,9 @@ import (
 	"github.com/openprospect/prospectd/store"
 )
 
-// ErrNoEstimate is what an estimator answers for an operation it has no
-// rule for (mcp.ErrNoEstimate wraps into it through toolwire).
-var ErrNoEstimate = errors.New("no estimate for this operation")
+// noEstimate is an estimator's error for an operation it has no rule for
+// (mcp.ErrNoEstimate).
+type noEstimate interface{ NoEstimate() bool }
 
 // EstimateBody is POST /v1/estimate.
 type EstimateBody struct {
@@ -65,8 +65,9 @@ func (s *Server) registerEstimate() {
 		args, _ := json.Marshal(in.Body.Arguments)
 		est, err := s.estimator(ctx, p, in.Body.Operation, args)
 		var se huma.StatusError
+		var ne noEstimate
 		switch {
-		case errors.Is(err, ErrNoEstimate):
+		case errors.As(err, &ne) && ne.NoEstimate():
 			return nil, huma.Error422UnprocessableEntity(fmt.Sprintf("operation: %q has no estimate (it spends no credits, is unknown, or takes a file)", in.Body.Operation))
 		case errors.As(err, &se):
 			return nil, se

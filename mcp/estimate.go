@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -12,7 +11,14 @@ import (
 
 // ErrNoEstimate: no spending tool serves the operation (it spends no
 // credits, or its REST input is a file the tools take as a JSON list).
-var ErrNoEstimate = errors.New("no estimate for this operation")
+// Its NoEstimate method lets the REST route tell it apart without
+// importing this package.
+var ErrNoEstimate error = noEstimate{}
+
+type noEstimate struct{}
+
+func (noEstimate) Error() string    { return "no estimate for this operation" }
+func (noEstimate) NoEstimate() bool { return true }
 
 // GetStatus makes a refusal an HTTP status error for the REST estimate
 // route (huma.StatusError); its JSON is already a problem document.

@@ -20,7 +20,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
-	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/crm"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
@@ -172,11 +171,7 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 	// POST /v1/estimate quotes what the tools' confirmations quote.
 	if rest, ok := h.(estimateHost); ok {
 		rest.SetEstimator(func(ctx context.Context, p store.Principal, op string, args json.RawMessage) (any, error) {
-			est, err := tools.EstimateOperation(ctx, p, op, args)
-			if errors.Is(err, mcp.ErrNoEstimate) {
-				return nil, fmt.Errorf("%w: %w", api.ErrNoEstimate, err)
-			}
-			return est, err
+			return tools.EstimateOperation(ctx, p, op, args)
 		})
 	}
 	h.Mount(mcp.Path, tools.Handler(), mcp.BodyLimit)
