@@ -103,7 +103,7 @@ func TestKilledRefresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test builds and runs the binary")
 	}
-	const n = 6000
+	const n = 4000
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "corpus.jsonl")
@@ -130,15 +130,17 @@ func TestKilledRefresh(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 
 	var want map[string]listed
+	// Each restarted server must finish the interrupted run, then is the
+	// server of the next version: six starts for five kills.
+	key, _, stop, proc := startServeCmd(t, bin, data, addr, flags...)
 	for v := 1; v <= 5; v++ {
-		key, _, stop, proc := startServeCmd(t, bin, data, addr, flags...)
 		want = writeVersion(t, source, base, v)
 		status, body := postJSON(t, addr, key, "/v1/admin/refreshes/registry/run")
 		if status != http.StatusAccepted {
 			t.Fatalf("run: %d %v", status, body)
 		}
 		taskID := body["task_id"].(string)
-		delay := time.Duration(200+rng.IntN(3000)) * time.Millisecond
+		delay := time.Duration(200+rng.IntN(2000)) * time.Millisecond
 		time.Sleep(delay)
 		_, progress := get(t, addr, key, "/v1/admin/refresh-runs/"+taskID)
 		t.Logf("version %d: SIGKILL after %v (run %v, %v%%)", v, delay, progress["status"], progress["progress"])
@@ -146,15 +148,14 @@ func TestKilledRefresh(t *testing.T) {
 		proc.Wait()
 		stop()
 
-		// The next server finishes the interrupted run.
-		key, _, stop, _ = startServeCmd(t, bin, data, addr, flags...)
+		key, _, stop, proc = startServeCmd(t, bin, data, addr, flags...)
 		done := waitRun(t, addr, key, taskID)
 		counts := done["counts"].(map[string]any)
 		if counts["read"] != float64(len(want)) || counts["rejected"] != 0.0 {
 			t.Fatalf("version %d: completed run read %v rows, rejected %v; the file has %d", v, counts["read"], counts["rejected"], len(want))
 		}
-		stop()
 	}
+	stop()
 
 	eng, err := embedded.Open(filepath.Join(data, "index"), embedded.Options{})
 	if err != nil {
