@@ -442,7 +442,7 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 			if co, ok := byDomain[c.Domain]; ok && c.CompanyName == "" {
 				c.SetEmployer(co)
 			}
-			docs[i] = index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))}
+			docs[i] = index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c)), EmbedderID: emb.ID()}
 			rows[strconv.FormatInt(c.PersonaID, 10)] = it.row
 		}
 		failed, err := l.Contacts.UpsertContacts(ctx, docs)

@@ -571,7 +571,10 @@ func (p *pipeline) fit() {
 		p.fail(err)
 		return
 	}
-	if err := p.l.Engine.SetMeta(p.ctx, metaOf(m)); err != nil {
+	meta := metaOf(m)
+	// The refit rule (index/refit) compares the index's growth with it.
+	meta.FitRecords = len(docs)
+	if err := p.l.Engine.SetMeta(p.ctx, meta); err != nil {
 		p.fail(fmt.Errorf("store embedder with the index: %w", err))
 		return
 	}
@@ -650,7 +653,9 @@ func (p *pipeline) add(row int, c record.Company, vec []float32) {
 	}
 	b := p.cur
 	b.index[c.Domain] = len(b.docs)
-	b.docs = append(b.docs, index.CompanyDoc{Company: c, Vector: vec})
+	// The embedder's id lets the engine refuse the batch should a refit
+	// have switched the index to another embedder meanwhile.
+	b.docs = append(b.docs, index.CompanyDoc{Company: c, Vector: vec, EmbedderID: p.emb.Load().ID()})
 	b.rows = append(b.rows, row)
 	if len(b.docs) >= p.batchSize {
 		p.dispatch()

@@ -537,12 +537,20 @@ func (s *Companies) scoreFloor(ctx context.Context, d *Discover, a *Applied) (in
 	return floor, nil
 }
 
-// embedder returns the index's embedder, loading it once.
+// embedderNamer is an engine that names its embedder cheaply, so a
+// cached embedder is dropped when a refit switches the index to another.
+type embedderNamer interface{ EmbedderID() string }
+
+// embedder returns the index's embedder, loading it once (again after a
+// refit).
 func (s *Companies) embedder(ctx context.Context) (embedding.Embedder, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.emb != nil {
-		return s.emb, nil
+		n, ok := s.Engine.(embedderNamer)
+		if !ok || n.EmbedderID() == s.emb.ID() {
+			return s.emb, nil
+		}
 	}
 	emb, err := embedding.Open(ctx, s.Engine)
 	if errors.Is(err, index.ErrNotFound) {
