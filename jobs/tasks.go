@@ -8,6 +8,7 @@ import (
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/refit"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
@@ -57,6 +58,8 @@ type Config struct {
 	// Research runs the research task kinds (gen, personas, ICP
 	// validation, contact generation); they are not wired when nil.
 	Research *research.Pipeline
+	// Refit runs the refit task kind (index/refit); not wired when nil.
+	Refit *refit.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -81,6 +84,9 @@ func New(c Config) *Runner {
 	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
 	if c.Research != nil {
 		RegisterResearch(r, c.Research)
+	}
+	if c.Refit != nil {
+		handle(r, refit.Kind, c.Refit.Task)
 	}
 	return r
 }
