@@ -24,6 +24,7 @@ Usage:
   prospectd serve  [--addr 127.0.0.1:8080] [--data-dir ./data] [--engine embedded|elasticsearch] [--elasticsearch-url URL] [--demo N]
   prospectd demo   --companies N [--contacts M] [--seed S] [--data-dir DIR]
   prospectd ingest companies|contacts FILE [--data-dir DIR] [--rejects FILE]
+  prospectd refit  [--check] [--force] [--embeddings-url URL --embeddings-model M] [--data-dir DIR]
   prospectd keys   create --org NAME [--admin] [--plan none|starter|team] [--email E] [--data-dir DIR]
 
 Run "prospectd COMMAND -h" for the flags of a command and their environment variables.
@@ -57,6 +58,8 @@ func main() {
 		err = runIngest(ctx, args)
 	case "keys":
 		err = runKeys(ctx, args)
+	case "refit":
+		err = runRefit(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/index/refit"
 	"github.com/openprospect/prospectd/store"
 )
@@ -38,7 +39,7 @@ func runRefit(ctx context.Context, args []string) error {
 		return fmt.Errorf("usage: prospectd refit [--force] [--check]")
 	}
 	log := newLogger(*b.logFormat)
-	emb, err := pf.embedder(log)
+	emb, err := pf.embedder(ctx, log)
 	if err != nil {
 		return err
 	}
@@ -166,5 +167,84 @@ func startRefitChecks(ctx context.Context, svc *refit.Service, st store.Orgs, su
 			}
 		}
 	}()
+	return nil
+}
+
+// embedderFlags choose an external embedding provider: any
+// OpenAI-compatible /embeddings endpoint. The key is read from the
+// environment only (embedding.RemoteKeyEnv).
+type embedderFlags struct {
+	url, model         *string
+	dim, batch         *int
+	allowPrivate, dims *bool
+}
+
+func addEmbedderFlags(fs *flagSet) embedderFlags {
+	return embedderFlags{
+		url: fs.String("embeddings-url", "PROSPECT_EMBEDDINGS_URL", "",
+			"base URL of an OpenAI-compatible embeddings API (the client posts to URL/embeddings), e.g. http://10.0.0.5:8080/v1; empty uses the built-in embedder. "+
+				"The key is read from "+embedding.RemoteKeyEnv+" only"),
+		model: fs.String("embeddings-model", "PROSPECT_EMBEDDINGS_MODEL", "", "embedding model name sent to --embeddings-url"),
+		dim:   fs.Int("embeddings-dim", "PROSPECT_EMBEDDINGS_DIM", 0, "vector length of --embeddings-model; 0 asks the provider once"),
+		dims: fs.Bool("embeddings-send-dim", "PROSPECT_EMBEDDINGS_SEND_DIM", false,
+			"send --embeddings-dim as the request's \"dimensions\" (models that shorten their vectors; many self-hosted servers refuse it)"),
+		batch: fs.Int("embeddings-batch", "PROSPECT_EMBEDDINGS_BATCH", 64, "texts per embeddings request"),
+		allowPrivate: fs.Bool("embeddings-allow-private", "PROSPECT_EMBEDDINGS_ALLOW_PRIVATE", false,
+			"let --embeddings-url reach loopback and private addresses (a self-hosted embedding server on the operator's network); off by default"),
+	}
+}
+
+// embedder returns the configured provider, nil without --embeddings-url.
+func (f embedderFlags) embedder(ctx context.Context, log zerolog.Logger) (embedding.Embedder, error) {
+	if *f.url == "" {
+		if *f.model != "" {
+			return nil, fmt.Errorf("--embeddings-model: needs --embeddings-url")
+		}
+		return nil, nil
+	}
+	if *f.model == "" {
+		return nil, fmt.Errorf("--embeddings-model: required with --embeddings-url")
+	}
+	key := os.Getenv(embedding.RemoteKeyEnv)
+	r, err := embedding.NewRemote(ctx, embedding.RemoteConfig{BaseURL: *f.url, Model: *f.model, Dim: *f.dim, SendDimensions: *f.dims,
+		BatchSize: *f.batch, AllowPrivate: *f.allowPrivate, APIKey: key})
+	if err != nil {
+		return nil, fmt.Errorf("--embeddings-url: %w", err)
+	}
+	cfg := r.Config()
+	log.Info().Str("url", cfg.BaseURL).Str("model", cfg.Model).Int("dim", cfg.Dim).Bool("key_set", key != "").
+		Bool("allow_private", cfg.AllowPrivate).Str("embedder", r.ID()).Msg("external embedding provider")
+	return r, nil
+}
+
+// useProvider makes a new index start with the configured provider (its
+// first load embeds through it); an index with another embedder is
+// switched by a refit task (serve) or `prospectd refit`, and an engine
+// that cannot refit refuses the mismatch.
+func useProvider(ctx context.Context, eng index.Engine, emb embedding.Embedder) error {
+	if emb == nil {
+		return nil
+	}
+	meta, err := eng.Meta(ctx)
+	switch {
+	case errors.Is(err, index.ErrNotFound):
+		m := index.Meta{EmbedderID: emb.ID(), Dimension: emb.Dim()}
+		if bm, ok := emb.(interface{ MarshalBinary() ([]byte, error) }); ok {
+			if m.Model, err = bm.MarshalBinary(); err != nil {
+				return err
+			}
+		}
+		if err := eng.SetMeta(ctx, m); err != nil {
+			return fmt.Errorf("store the embedding provider with the new index: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("read index metadata: %w", err)
+	case meta.EmbedderID == emb.ID():
+		return nil
+	}
+	if _, ok := eng.(refit.Engine); !ok {
+		return fmt.Errorf("the index was built with embedder %s; the %s engine cannot switch it to %s: %w", meta.EmbedderID, eng.Name(), emb.ID(), index.ErrUnsupported)
+	}
 	return nil
 }

@@ -38,6 +38,7 @@ func runServe(ctx context.Context, args []string) error {
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
 	ts := addToolServerFlags(fs)
+	pf := addEmbedderFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -72,6 +73,13 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	defer eng.Close()
 
+	provider, err := pf.embedder(ctx, log)
+	if err != nil {
+		return err
+	}
+	if err := useProvider(ctx, eng, provider); err != nil {
+		return err
+	}
 	if *demoN > 0 {
 		empty, err := indexIsEmpty(ctx, eng)
 		if err != nil {
@@ -118,7 +126,17 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
 	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
+	refits, canRefit := newRefitService(eng, log)
+	if canRefit {
+		refits.Embedder = provider
+		jc.Refit = refits
+	}
 	tasks := jobs.New(jc)
+	if canRefit {
+		if err := startRefitChecks(ctx, refits, st, tasks.Submit, log); err != nil {
+			return err
+		}
+	}
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err

@@ -110,8 +110,9 @@ type Output struct {
 type Service struct {
 	Engine Engine
 	Log    zerolog.Logger
-	// Embedder, when set, is the embedder to switch to (an external
-	// provider); nil fits the built-in model on the index's companies.
+	// Embedder, when set, is the embedder the index must have (an
+	// external provider): a refit is due whenever the index has another.
+	// nil fits the built-in model on the index's companies by the rule.
 	Embedder embedding.Embedder
 	// Submit queues a task (a *jobs.Runner's Submit); AfterLoad uses it.
 	Submit func(ctx context.Context, orgID, kind string, input any) (store.Task, error)
@@ -138,10 +139,7 @@ func (s *Service) Run(ctx context.Context, in Input, progress func(pct int)) (Ou
 	if err != nil {
 		return Output{}, fmt.Errorf("refit: count companies: %w", err)
 	}
-	due, why := Due(meta, n)
-	if s.Embedder != nil {
-		due, why = s.Embedder.ID() != meta.EmbedderID, "switch to the configured embedder "+s.Embedder.ID()
-	}
+	due, why := s.due(meta, n)
 	out := Output{Reason: why, From: meta.EmbedderID}
 	if !due && !in.Force {
 		return out, nil
@@ -203,7 +201,7 @@ func (s *Service) Task(ctx context.Context, _ store.Task, in Input, progress fun
 // loads and refreshes call it when they end. It does nothing while an
 // automatic refit is queued or running.
 func (s *Service) AfterLoad(ctx context.Context) (bool, error) {
-	if s.Submit == nil || s.Embedder != nil {
+	if s.Submit == nil {
 		return false, nil
 	}
 	meta, err := s.Engine.Meta(ctx)
@@ -217,7 +215,7 @@ func (s *Service) AfterLoad(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("refit check: %w", err)
 	}
-	if due, _ := Due(meta, n); !due || !s.queued.CompareAndSwap(false, true) {
+	if due, _ := s.due(meta, n); !due || !s.queued.CompareAndSwap(false, true) {
 		return false, nil
 	}
 	if _, err := s.Submit(ctx, s.OrgID, Kind, Input{}); err != nil {
@@ -225,6 +223,18 @@ func (s *Service) AfterLoad(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("queue refit: %w", err)
 	}
 	return true, nil
+}
+
+// due is Due, or, with an embedder configured, whether the index has
+// another one.
+func (s *Service) due(meta index.Meta, n int) (bool, string) {
+	if s.Embedder == nil {
+		return Due(meta, n)
+	}
+	if s.Embedder.ID() == meta.EmbedderID {
+		return false, "the index has the configured embedder " + meta.EmbedderID
+	}
+	return true, "switch from " + meta.EmbedderID + " to the configured embedder " + s.Embedder.ID()
 }
 
 // errSampleFull ends the sample scan.
