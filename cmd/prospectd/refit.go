@@ -243,6 +243,10 @@ func useProvider(ctx context.Context, eng index.Engine, emb embedding.Embedder) 
 	case meta.EmbedderID == emb.ID():
 		return nil
 	}
+	if eng.Name() == "elasticsearch" && emb.Dim() != meta.Dimension {
+		return fmt.Errorf("the index holds %d-dim vectors and %s makes %d: the Elasticsearch engine refits only within one dimension (use a new --elasticsearch-prefix and re-ingest): %w",
+			meta.Dimension, emb.ID(), emb.Dim(), index.ErrUnsupported)
+	}
 	if _, ok := eng.(refit.Engine); !ok {
 		return fmt.Errorf("the index was built with embedder %s; the %s engine cannot switch it to %s: %w", meta.EmbedderID, eng.Name(), emb.ID(), index.ErrUnsupported)
 	}

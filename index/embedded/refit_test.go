@@ -16,7 +16,7 @@ import (
 )
 
 func TestRefitConformance(t *testing.T) {
-	enginetest.RunRefit(t, func(t *testing.T) index.Engine { return openTemp(t) })
+	enginetest.RunRefit(t, func(t *testing.T) index.Engine { return openTemp(t) }, enginetest.RefitOptions{})
 }
 
 // refitChildEnv names the data dir of a child process that refits and is
