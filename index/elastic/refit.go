@@ -29,12 +29,12 @@ var _ index.Refitter = (*Engine)(nil)
 const refitMarkerID = "refit"
 
 type refitMarker struct {
-	Kind         string   `json:"kind"`
-	Head         metaHead `json:"head"` // the head to write after the swap
-	FromCompanies string  `json:"from_companies"`
-	ToCompanies   string  `json:"to_companies"`
-	FromContacts  string  `json:"from_contacts"`
-	ToContacts    string  `json:"to_contacts"`
+	Kind          string    `json:"kind"`
+	Head          metaHead  `json:"head"` // the head to write after the swap
+	FromCompanies string    `json:"from_companies"`
+	ToCompanies   string    `json:"to_companies"`
+	FromContacts  string    `json:"from_contacts"`
+	ToContacts    string    `json:"to_contacts"`
 	Started       time.Time `json:"started"`
 }
 
