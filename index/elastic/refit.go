@@ -84,7 +84,9 @@ func (e *Engine) Refit(ctx context.Context, r index.Refit) (index.RefitResult, e
 		if !done && mk.ToCompanies != "" {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 			defer cancel()
-			_ = e.rollBackRefit(cctx, mk)
+			// An alias move that failed on the way back may still have
+			// happened: settle by where the alias points.
+			_ = e.settleRefit(cctx, mk)
 		}
 	}()
 
@@ -221,7 +223,12 @@ func (e *Engine) RecoverRefit(ctx context.Context) error {
 	if !doc.Found {
 		return nil
 	}
-	mk := doc.Source
+	return e.settleRefit(ctx, doc.Source)
+}
+
+// settleRefit finishes a refit whose aliases moved and rolls back one
+// whose aliases did not.
+func (e *Engine) settleRefit(ctx context.Context, mk refitMarker) error {
 	live, err := e.liveIndexOf(ctx, e.alias)
 	if err != nil {
 		return err
