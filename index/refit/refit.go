@@ -122,7 +122,10 @@ type Service struct {
 	// queued: an automatic refit was submitted and has not finished, so
 	// loads finishing meanwhile do not queue another.
 	queued atomic.Bool
-	mu     sync.Mutex // one refit at a time in this process
+	// unfit is the company count at which a fit last found too few shared
+	// terms: no automatic refit is queued again before the index doubles.
+	unfit atomic.Int64
+	mu    sync.Mutex // one refit at a time in this process
 }
 
 // Run refits the index when due (or forced) and returns what it did. A
@@ -149,6 +152,7 @@ func (s *Service) Run(ctx context.Context, in Input, progress func(pct int)) (Ou
 		var fit int
 		emb, fit, err = s.fit(ctx)
 		if errors.Is(err, embedding.ErrTooFewDocs) {
+			s.unfit.Store(int64(n))
 			out.Reason = "the companies share too few terms to fit on; keeping " + meta.EmbedderID
 			return out, nil
 		}
@@ -214,6 +218,9 @@ func (s *Service) AfterLoad(ctx context.Context) (bool, error) {
 	n, err := s.Engine.CountCompanies(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("refit check: %w", err)
+	}
+	if u := s.unfit.Load(); u > 0 && s.Embedder == nil && int64(n) < Growth*u {
+		return false, nil
 	}
 	if due, _ := s.due(meta, n); !due || !s.queued.CompareAndSwap(false, true) {
 		return false, nil

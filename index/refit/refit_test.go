@@ -18,6 +18,7 @@ import (
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/record"
+	"github.com/openprospect/prospectd/store"
 )
 
 type sliceSource struct {
@@ -213,5 +214,50 @@ func TestHashingThenGrown(t *testing.T) {
 	}
 	if out, err := svc.Run(ctx, refit.Input{}, nil); err != nil || out.Refitted {
 		t.Fatalf("second refit: %+v %v, want not due", out, err)
+	}
+}
+
+// TestAfterLoadQueuesOnce: a grown index queues one refit task; while it
+// waits no second one is queued; once it ran, nothing is due.
+func TestAfterLoadQueuesOnce(t *testing.T) {
+	ctx := context.Background()
+	e, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	g := demo.New(demo.Options{Companies: 1000, Seed: 11})
+	all := make([]record.Company, g.Len())
+	for i := range all {
+		all[i] = g.Company(i)
+	}
+	var submitted []refit.Input
+	svc := &refit.Service{Engine: e, OrgID: "op", Submit: func(_ context.Context, org, kind string, in any) (store.Task, error) {
+		if org != "op" || kind != refit.Kind {
+			t.Errorf("submitted %s for %s", kind, org)
+		}
+		submitted = append(submitted, in.(refit.Input))
+		return store.Task{ID: "t1"}, nil
+	}}
+	if err := load(t, e, all[:10]); err != nil {
+		t.Fatal(err)
+	}
+	if queued, err := svc.AfterLoad(ctx); err != nil || queued {
+		t.Fatalf("10 companies: queued %v, %v", queued, err)
+	}
+	if err := load(t, e, all[10:]); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, false} {
+		if queued, err := svc.AfterLoad(ctx); err != nil || queued != want {
+			t.Fatalf("check %d at 1,000 companies: queued %v (%v), want %v", i, queued, err, want)
+		}
+	}
+	out, err := svc.Task(ctx, store.Task{ID: "t1"}, submitted[0], nil)
+	if err != nil || !out.Refitted || out.Companies != 1000 {
+		t.Fatalf("task: %+v %v", out, err)
+	}
+	if queued, err := svc.AfterLoad(ctx); err != nil || queued || len(submitted) != 1 {
+		t.Fatalf("after the refit: queued %v, %v, %d submitted", queued, err, len(submitted))
 	}
 }
