@@ -87,8 +87,8 @@ func (e *Engine) dropInterruptedRefit() error {
 	return e.dropStaged()
 }
 
-// RefitInterrupted reports whether the store holds the marker of a refit
-// (always false after Open, which drops an interrupted one).
+// refitMarked reports whether the store holds the marker of a refit; an
+// interrupted one's is gone after Open.
 func (e *Engine) refitMarked() bool {
 	_, closer, err := e.db.Get([]byte(keyRefit))
 	if err != nil {
@@ -611,7 +611,7 @@ func putContactEntry(b *pebble.Batch, pid int64, val []byte, vec []float32, slot
 	return nil
 }
 
-// stageWrites embeds companies being written during a refit with the new
+// stageCompanyWrites embeds companies being written during a refit with the new
 // embedder and adds their staged vectors to the write's batch. A failure
 // aborts the refit, never the write. The caller holds writeMu.
 func (e *Engine) stageCompanyWrites(b *pebble.Batch, cs []record.Company) {
@@ -663,7 +663,7 @@ func (e *Engine) stageContactWrites(b *pebble.Batch, cs []record.Contact) {
 	st.concurrent += len(cs)
 }
 
-// unstageDeletes drops the staged vectors of deleted records. The caller
+// unstageCompanyDeletes drops the staged vectors of deleted records. The caller
 // holds writeMu.
 func (e *Engine) unstageCompanyDeletes(b *pebble.Batch, domains []string) {
 	if e.refit == nil {
