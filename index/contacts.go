@@ -11,6 +11,8 @@ import (
 type ContactDoc struct {
 	Contact record.Contact
 	Vector  []float32
+	// EmbedderID: as CompanyDoc.EmbedderID.
+	EmbedderID string
 }
 
 // ContactSearch is a ranked contact search, grouped by employer.

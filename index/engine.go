@@ -34,6 +34,10 @@ var (
 type CompanyDoc struct {
 	Company record.Company
 	Vector  []float32
+	// EmbedderID, when set, names the embedder that made Vector; an
+	// engine whose vectors are another embedder's (a refit switched it)
+	// refuses the call with ErrEmbedderChanged rather than mix them.
+	EmbedderID string
 }
 
 // An engine's roles: each consumer takes the ones it uses (query/ the
@@ -142,6 +146,10 @@ type Meta struct {
 	// Model is the embedder's serialized state (for a fitted embedder, the
 	// vocabulary and projection), so every process embeds queries the same way.
 	Model []byte `json:"model,omitempty"`
+	// FitRecords is the number of records in the index when the embedder
+	// was chosen (0 when unknown): the refit rule compares the index's
+	// growth with it.
+	FitRecords int `json:"fit_records,omitempty"`
 }
 
 // Search is an engine-neutral ranked search.

@@ -436,14 +436,23 @@ func (l *ContactLoader) Load(ctx context.Context, src ContactSource) (Stats, err
 			byDomain[c.Domain] = c
 		}
 		docs := make([]index.ContactDoc, len(batch))
+		texts := make([]embedding.Doc, len(batch))
 		rows := map[string]int{}
 		for i, it := range batch {
 			c := it.c
 			if co, ok := byDomain[c.Domain]; ok && c.CompanyName == "" {
 				c.SetEmployer(co)
 			}
-			docs[i] = index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))}
+			docs[i] = index.ContactDoc{Contact: c, EmbedderID: emb.ID()}
+			texts[i] = embedding.ContactDocOf(c)
 			rows[strconv.FormatInt(c.PersonaID, 10)] = it.row
+		}
+		vecs, err := embedding.EmbedDocs(ctx, emb, texts)
+		if err != nil {
+			return fmt.Errorf("embed contacts: %w", err)
+		}
+		for i := range docs {
+			docs[i].Vector = vecs[i]
 		}
 		failed, err := l.Contacts.UpsertContacts(ctx, docs)
 		for _, f := range failed {

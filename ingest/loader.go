@@ -481,6 +481,11 @@ func (p *pipeline) process() {
 			continue // stopping: let the reader's sends through
 		}
 		ref := p.emb.Load()
+		var batcher embedding.BatchEmbedder
+		remote := false
+		if ref != nil {
+			batcher, remote = ref.Embedder.(embedding.BatchEmbedder)
+		}
 		for i := range ch.items {
 			it := &ch.items[i]
 			if it.reason != "" {
@@ -501,11 +506,40 @@ func (p *pipeline) process() {
 			if len(n.dropped) > 0 {
 				it.dropped = slices.Clone(n.dropped)
 			}
-			if ref != nil {
+			if ref != nil && !remote {
 				it.vec = ref.Embed(embedding.DocOf(it.c))
 			}
 		}
+		if remote {
+			// A provider embeds the chunk in a few requests, and its
+			// failure stops the load rather than index a fallback.
+			p.embedRemote(batcher, ch)
+		}
 		p.processed <- ch
+	}
+}
+
+// embedRemote embeds the valid rows of a chunk through a provider's
+// batch call; a failure fails the load (the rows are not written).
+func (p *pipeline) embedRemote(b embedding.BatchEmbedder, ch *chunk) {
+	var docs []embedding.Doc
+	var at []int
+	for i := range ch.items {
+		if ch.items[i].reason == "" {
+			docs = append(docs, embedding.DocOf(ch.items[i].c))
+			at = append(at, i)
+		}
+	}
+	if len(docs) == 0 {
+		return
+	}
+	vecs, err := b.EmbedDocs(p.ctx, docs)
+	if err != nil {
+		p.fail(fmt.Errorf("embed rows %d-%d: %w", ch.items[at[0]].row, ch.items[at[len(at)-1]].row, err))
+		return
+	}
+	for k, i := range at {
+		ch.items[i].vec = vecs[k]
 	}
 }
 
@@ -571,7 +605,10 @@ func (p *pipeline) fit() {
 		p.fail(err)
 		return
 	}
-	if err := p.l.Engine.SetMeta(p.ctx, metaOf(m)); err != nil {
+	meta := metaOf(m)
+	// The refit rule (index/refit) compares the index's growth with it.
+	meta.FitRecords = len(docs)
+	if err := p.l.Engine.SetMeta(p.ctx, meta); err != nil {
 		p.fail(fmt.Errorf("store embedder with the index: %w", err))
 		return
 	}
@@ -650,7 +687,9 @@ func (p *pipeline) add(row int, c record.Company, vec []float32) {
 	}
 	b := p.cur
 	b.index[c.Domain] = len(b.docs)
-	b.docs = append(b.docs, index.CompanyDoc{Company: c, Vector: vec})
+	// The embedder's id lets the engine refuse the batch should a refit
+	// have switched the index to another embedder meanwhile.
+	b.docs = append(b.docs, index.CompanyDoc{Company: c, Vector: vec, EmbedderID: p.emb.Load().ID()})
 	b.rows = append(b.rows, row)
 	if len(b.docs) >= p.batchSize {
 		p.dispatch()

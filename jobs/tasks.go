@@ -7,11 +7,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
-	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/crm"
+	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
-	"github.com/openprospect/prospectd/ingest/refresh"
+	"github.com/openprospect/prospectd/index/refit"
 	"github.com/openprospect/prospectd/ingest/crawl"
+	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
@@ -77,6 +78,8 @@ type Config struct {
 	Crawl *crawl.Task
 	// CRM runs the CRM suppression snapshots; not wired when nil.
 	CRM *crm.Service
+	// Refit runs the refit task kind (index/refit); not wired when nil.
+	Refit *refit.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -113,6 +116,9 @@ func New(c Config) *Runner {
 	}
 	if c.CRM != nil {
 		handle(r, crm.KindSnapshot, (&crm.Snapshotter{Service: c.CRM, Contacts: c.Engine}).Run)
+	}
+	if c.Refit != nil {
+		handle(r, refit.Kind, c.Refit.Task)
 	}
 	return r
 }

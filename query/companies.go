@@ -203,7 +203,9 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	}
 	var text []float32
 	if d.ICPText != "" {
-		text = emb.EmbedText(d.ICPText)
+		if text, err = embedText(ctx, emb, d.ICPText); err != nil {
+			return nil, err
+		}
 	}
 	negs, err := s.Engine.CompanyVectors(ctx, d.NegateDomains)
 	if err != nil {
@@ -216,7 +218,11 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 		}
 	}
 	if d.NegateICPText != "" {
-		neg = append(neg, emb.EmbedText(d.NegateICPText))
+		v, err := embedText(ctx, emb, d.NegateICPText)
+		if err != nil {
+			return nil, err
+		}
+		neg = append(neg, v)
 	}
 	if suggestFromPrompt && text != nil {
 		// The prompt's best few matches become lookalike examples: a short
@@ -537,12 +543,33 @@ func (s *Companies) scoreFloor(ctx context.Context, d *Discover, a *Applied) (in
 	return floor, nil
 }
 
-// embedder returns the index's embedder, loading it once.
+// embedText embeds query text; an embedding provider that fails makes
+// the text embedder unavailable (503), not the request invalid.
+func embedText(ctx context.Context, emb embedding.Embedder, text string) ([]float32, error) {
+	v, err := embedding.EmbedQuery(ctx, emb, text)
+	switch {
+	case err == nil:
+		return v, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	return nil, fmt.Errorf("%w: %v", ErrNoEmbedder, err)
+}
+
+// embedderNamer is an engine that names its embedder cheaply, so a
+// cached embedder is dropped when a refit switches the index to another.
+type embedderNamer interface{ EmbedderID() string }
+
+// embedder returns the index's embedder, loading it once (again after a
+// refit).
 func (s *Companies) embedder(ctx context.Context) (embedding.Embedder, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.emb != nil {
-		return s.emb, nil
+		n, ok := s.Engine.(embedderNamer)
+		if !ok || n.EmbedderID() == s.emb.ID() {
+			return s.emb, nil
+		}
 	}
 	emb, err := embedding.Open(ctx, s.Engine)
 	if errors.Is(err, index.ErrNotFound) {

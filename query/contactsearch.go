@@ -210,10 +210,18 @@ func (s *ContactService) plan(ctx context.Context, d *ContactDiscover) (*contact
 			return nil, err
 		}
 		for _, t := range texts {
-			pos = append(pos, emb.EmbedText(t))
+			v, err := embedText(ctx, emb, t)
+			if err != nil {
+				return nil, err
+			}
+			pos = append(pos, v)
 		}
 		if d.NegateSummary != "" {
-			neg = append(neg, emb.EmbedText(d.NegateSummary))
+			v, err := embedText(ctx, emb, d.NegateSummary)
+			if err != nil {
+				return nil, err
+			}
+			neg = append(neg, v)
 		}
 	}
 	q := mean(pos)

@@ -2,20 +2,28 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"time"
 
 	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/ingest"
 )
 
 func runIngest(ctx context.Context, args []string) error {
 	fs := newFlagSet("ingest")
 	rejects := fs.String("rejects", "PROSPECT_REJECTS", "", "where to write rejected rows as CSV (default FILE.rejects.csv)")
+	noRefit := fs.Bool("no-refit", "PROSPECT_NO_REFIT", false, "do not refit the embedder after the load even when the index has grown enough (see prospectd refit --check)")
 	b := addBackendFlags(fs)
+	pf := addEmbedderFlags(fs)
 	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	provider, err := pf.embedder(ctx, newLogger(*b.logFormat))
 	if err != nil {
 		return err
 	}
@@ -27,7 +35,7 @@ func runIngest(ctx context.Context, args []string) error {
 	switch kind {
 	case "companies":
 	case "contacts":
-		return ingestContacts(ctx, b, path, *rejects)
+		return ingestContacts(ctx, b, path, *rejects, provider)
 	default:
 		return fmt.Errorf("unknown record kind %q: want companies or contacts", kind)
 	}
@@ -52,7 +60,7 @@ func runIngest(ctx context.Context, args []string) error {
 	defer rf.Close()
 
 	p := newProgress("ingest "+path, -1)
-	l := &ingest.Loader{Engine: eng, Rejects: rf, Progress: p.update}
+	l := &ingest.Loader{Engine: eng, Rejects: rf, Progress: p.update, Embedder: provider}
 	start := time.Now()
 	st, err := l.Load(ctx, src)
 	p.finish()
@@ -64,15 +72,29 @@ func runIngest(ctx context.Context, args []string) error {
 		rf.Close()
 		os.Remove(*rejects)
 	}
+	if errors.Is(err, ingest.ErrEmbedderMismatch) && provider != nil {
+		return fmt.Errorf("%w; switch the index to the provider first with `prospectd refit` and the same --embeddings-* flags", err)
+	}
 	if err != nil {
 		return fmt.Errorf("load stopped after %d records (those are stored; re-running is safe): %w", st.Indexed, err)
 	}
-	return eng.Refresh(ctx)
+	if err := eng.Refresh(ctx); err != nil {
+		return err
+	}
+	if *noRefit || provider != nil {
+		return nil
+	}
+	// The rule reads the index as the load left it; the refit needs an
+	// engine opened for serving.
+	if err := eng.Close(); err != nil {
+		return err
+	}
+	return refitAfterIngest(ctx, b, newLogger(*b.logFormat))
 }
 
 // ingestContacts loads a contacts file; employers are looked up in the
 // company index, so companies are loaded first.
-func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) error {
+func ingestContacts(ctx context.Context, b backendFlags, path, rejects string, provider embedding.Embedder) error {
 	src, err := ingest.OpenContacts(path)
 	if err != nil {
 		return err
@@ -92,7 +114,7 @@ func ingestContacts(ctx context.Context, b backendFlags, path, rejects string) e
 	}
 	defer rf.Close()
 	p := newProgress("ingest "+path, -1)
-	l := &ingest.ContactLoader{Contacts: eng, Companies: eng, Rejects: rf, Progress: p.update}
+	l := &ingest.ContactLoader{Contacts: eng, Companies: eng, Rejects: rf, Progress: p.update, Embedder: provider}
 	start := time.Now()
 	st, err := l.Load(ctx, src)
 	p.finish()

@@ -26,6 +26,7 @@ Usage:
   prospectd demo   --companies N [--contacts M] [--seed S] [--data-dir DIR]
   prospectd ingest companies|contacts FILE [--data-dir DIR] [--rejects FILE]
   prospectd crawl  --all | --domains FILE | DOMAIN... [--crawl-concurrency N] [--crawl-delay D] [--crawl-allow-private]
+  prospectd refit  [--check] [--force] [--embeddings-url URL --embeddings-model M] [--data-dir DIR]
   prospectd keys   create --org NAME [--admin] [--plan none|starter|team] [--email E] [--data-dir DIR]
   prospectd refresh status [NAME] | run NAME [--wait]  --refresh-config FILE [--data-dir DIR]
 
@@ -64,6 +65,8 @@ func main() {
 		err = runRefresh(ctx, args)
 	case "crawl":
 		err = runCrawl(ctx, args)
+	case "refit":
+		err = runRefit(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

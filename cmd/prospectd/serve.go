@@ -44,6 +44,7 @@ func runServe(ctx context.Context, args []string) error {
 	rfl := addRefreshFlags(fs)
 	cf := addCrawlFlags(fs)
 	crf := addCRMFlags(fs)
+	pf := addEmbedderFlags(fs)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
@@ -78,6 +79,13 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	defer eng.Close()
 
+	provider, err := pf.embedder(ctx, log)
+	if err != nil {
+		return err
+	}
+	if err := useProvider(ctx, eng, provider); err != nil {
+		return err
+	}
 	if *demoN > 0 {
 		empty, err := indexIsEmpty(ctx, eng)
 		if err != nil {
@@ -141,7 +149,17 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	jc.CRM = crmSvc
+	refits, canRefit := newRefitService(eng, log)
+	if canRefit {
+		refits.Embedder = provider
+		jc.Refit = refits
+	}
 	tasks := jobs.New(jc)
+	if canRefit {
+		if err := startRefitChecks(ctx, refits, st, tasks.Submit, log); err != nil {
+			return err
+		}
+	}
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err

@@ -77,15 +77,34 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 	if len(ops) == 0 {
 		return failed, nil
 	}
+	if err := e.checkWriteEmbedder(ctx, func(yield func(string) bool) {
+		for i := range docs {
+			if !yield(docs[i].EmbedderID) {
+				return
+			}
+		}
+	}); err != nil {
+		return failed, err
+	}
 	results, err := e.runBulk(ctx, e.contactsAlias, "index", ops)
 	if err != nil {
 		return failed, err
 	}
+	ok := map[string]bool{}
 	for _, r := range results {
 		if r.reason != "" || r.status > 201 {
 			failed = append(failed, index.DocError{Domain: r.id, Reason: r.reason})
+			continue
+		}
+		ok[r.id] = true
+	}
+	var written []record.Contact
+	for i := range docs {
+		if id := docs[i].Contact.PersonaID; ok[personaKey(id)] && last[id] == i {
+			written = append(written, docs[i].Contact)
 		}
 	}
+	e.dualWriteContacts(ctx, written)
 	return failed, nil
 }
 
@@ -103,7 +122,13 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 	if len(ops) == 0 {
 		return 0, nil
 	}
-	return e.bulkDelete(ctx, e.contactsAlias, "delete contacts", ops)
+	n, err := e.bulkDelete(ctx, e.contactsAlias, "delete contacts", ops)
+	keys := make([]string, len(ops))
+	for i := range ops {
+		keys[i] = ops[i].id
+	}
+	e.dualDelete(ctx, true, keys)
+	return n, err
 }
 
 func personaKeys(ids []int64) []string {
@@ -372,6 +397,11 @@ func (e *Engine) hydrate(ctx context.Context, picked []rankedContact, s index.Co
 // than a refresh interval earlier keeps the employer fields it was written
 // with. A missing contact index is a no-op.
 func (e *Engine) refreshEmployers(ctx context.Context, companies []record.Company) error {
+	return e.refreshEmployersIn(ctx, e.contactsAlias, companies)
+}
+
+// refreshEmployersIn is refreshEmployers on the contacts behind target.
+func (e *Engine) refreshEmployersIn(ctx context.Context, target string, companies []record.Company) error {
 	yes := true
 	for start := 0; start < len(companies); start += employerBatch {
 		body := buildEmployerRefresh(companies[start:min(start+employerBatch, len(companies))])
@@ -388,8 +418,8 @@ func (e *Engine) refreshEmployers(ctx context.Context, companies []record.Compan
 			Updated  int               `json:"updated"`
 			Failures []json.RawMessage `json:"failures"`
 		}
-		req := esapi.UpdateByQueryRequest{Index: []string{e.contactsAlias}, Body: bytes.NewReader(b), Conflicts: "proceed", WaitForCompletion: &yes}
-		err = e.call(ctx, "update employers in "+e.contactsAlias, req, &res)
+		req := esapi.UpdateByQueryRequest{Index: []string{target}, Body: bytes.NewReader(b), Conflicts: "proceed", WaitForCompletion: &yes}
+		err = e.call(ctx, "update employers in "+target, req, &res)
 		if isType(err, "index_not_found_exception") {
 			return nil
 		}

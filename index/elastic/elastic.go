@@ -85,6 +85,11 @@ type Engine struct {
 	shards           int
 	closeOnce        sync.Once
 	closeErr         error
+
+	// refit is this process's refit under way (refit.go).
+	refitMu sync.Mutex
+	refit   *refitState
+	embID   embedderIDCache
 }
 
 var prefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)

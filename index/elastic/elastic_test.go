@@ -92,6 +92,14 @@ func TestConformance(t *testing.T) {
 	enginetest.RunAll(t, func(t *testing.T) index.Engine { return openLive(t, url) })
 }
 
+// TestRefitConformance re-embeds every company and contact into new
+// generations and swaps both aliases on the cluster.
+func TestRefitConformance(t *testing.T) {
+	url := liveURL(t)
+	openLive(t, url)
+	enginetest.RunRefit(t, func(t *testing.T) index.Engine { return openLive(t, url) }, enginetest.RefitOptions{SameDimension: true})
+}
+
 // TestContactConformance runs the contact suite (ranking, grouping, every
 // contact filter, the employer refresh by _update_by_query) on the cluster.
 func TestContactConformance(t *testing.T) {

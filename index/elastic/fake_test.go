@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -121,6 +122,8 @@ func (f *fakeES) serve(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, map[string]any{"completed": true, "response": map[string]any{"total": 0, "failures": []any{}}})
 	case len(parts) == 1 && r.Method == http.MethodPut:
 		f.createIndex(w, parts[0], body)
+	case len(parts) == 1 && r.Method == http.MethodDelete:
+		f.deleteIndex(w, parts[0])
 	case len(parts) == 2 && parts[1] == "_mapping":
 		f.mu.Lock()
 		idx := f.resolve(parts[0])
@@ -138,6 +141,7 @@ func (f *fakeES) serve(w http.ResponseWriter, r *http.Request) {
 		f.mget(w, parts[0], r, body)
 	case len(parts) == 3 && parts[1] == "_doc":
 		f.doc(w, r.Method, parts[0], parts[2], body)
+	case len(parts) == 2 && parts[1] == "_search" && f.sortedScan(w, parts[0], body):
 	case len(parts) == 2 && (parts[1] == "_search" || parts[1] == "_count"):
 		if f.onSearch == nil {
 			if parts[1] == "_count" && len(body) == 0 {
@@ -161,6 +165,79 @@ func (f *fakeES) serve(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("fake Elasticsearch: unexpected %s %s", r.Method, r.URL)
 		reply(w, 400, esErr("fake", "unexpected request", 400))
 	}
+}
+
+func (f *fakeES) deleteIndex(w http.ResponseWriter, name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.docs[name]; !ok {
+		reply(w, 404, esErr("index_not_found_exception", "no such index ["+name+"]", 404))
+		return
+	}
+	delete(f.docs, name)
+	for a, idx := range f.aliases {
+		if idx == name {
+			delete(f.aliases, a)
+		}
+	}
+	reply(w, 200, map[string]any{"acknowledged": true})
+}
+
+// sortedScan answers a match_all search sorted by one field with
+// search_after and _source excludes (the refit's scan), evaluated over
+// the fake's documents; it reports false for any other search.
+func (f *fakeES) sortedScan(w http.ResponseWriter, target string, body []byte) bool {
+	var req struct {
+		Query       map[string]json.RawMessage     `json:"query"`
+		Size        int                            `json:"size"`
+		Sort        []map[string]map[string]string `json:"sort"`
+		Source      struct{ Excludes []string }    `json:"_source"`
+		SearchAfter []json.RawMessage              `json:"search_after"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Query) != 1 || req.Query["match_all"] == nil || len(req.Sort) != 1 || len(req.Source.Excludes) == 0 {
+		return false
+	}
+	var field string
+	for k := range req.Sort[0] {
+		field = k
+	}
+	f.mu.Lock()
+	idx := f.resolve(target)
+	type kv struct {
+		key any
+		id  string
+		src json.RawMessage
+	}
+	var all []kv
+	for id, src := range f.docs[idx] {
+		var m map[string]any
+		_ = json.Unmarshal(src, &m)
+		all = append(all, kv{key: m[field], id: id, src: src})
+	}
+	f.mu.Unlock()
+	less := func(a, b any) bool {
+		if x, ok := a.(float64); ok {
+			y, _ := b.(float64)
+			return x < y
+		}
+		return fmt.Sprint(a) < fmt.Sprint(b)
+	}
+	sort.Slice(all, func(i, j int) bool { return less(all[i].key, all[j].key) })
+	start := 0
+	if len(req.SearchAfter) == 1 {
+		var after any
+		_ = json.Unmarshal(req.SearchAfter[0], &after)
+		for start < len(all) && !less(after, all[start].key) {
+			start++
+		}
+	}
+	var hits []map[string]any
+	for _, d := range all[start:min(len(all), start+req.Size)] {
+		hits = append(hits, map[string]any{"_index": idx, "_id": d.id, "sort": []any{d.key}, "_source": filterSource(d.src, nil, req.Source.Excludes)})
+	}
+	reply(w, 200, map[string]any{"timed_out": false, "_shards": map[string]int{"total": 1, "successful": 1},
+		"hits": map[string]any{"hits": hits}})
+	return true
 }
 
 func (f *fakeES) createIndex(w http.ResponseWriter, name string, body []byte) {
@@ -243,7 +320,7 @@ func (f *fakeES) bulk(w http.ResponseWriter, target string, r *http.Request, bod
 		}
 		for action, m := range meta {
 			var src []byte
-			if action == "index" {
+			if action == "index" || action == "create" {
 				sc.Scan()
 				src = append([]byte(nil), sc.Bytes()...)
 			}
@@ -257,6 +334,15 @@ func (f *fakeES) bulk(w http.ResponseWriter, target string, r *http.Request, bod
 				item["status"] = status
 				item["error"] = map[string]any{"type": errType, "reason": "refused by the test", "caused_by": map[string]any{"type": "cause_type", "reason": "the cause"}}
 				hasErrors = true
+			case action == "create":
+				if _, ok := f.docs[idx][m.ID]; ok {
+					item["status"] = 409
+					item["error"] = map[string]any{"type": "version_conflict_engine_exception", "reason": "[" + m.ID + "]: version conflict, document already exists"}
+					hasErrors = true
+					break
+				}
+				f.docs[idx][m.ID] = src
+				item["status"], item["result"] = 201, "created"
 			case action == "index":
 				_, existed := f.docs[idx][m.ID]
 				f.docs[idx][m.ID] = src

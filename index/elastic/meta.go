@@ -40,6 +40,7 @@ type metaHead struct {
 	ModelBytes  int64  `json:"model_bytes"`
 	ModelSHA256 string `json:"model_sha256"`
 	ModelChunks int    `json:"model_chunks"`
+	FitRecords  int    `json:"fit_records,omitempty"`
 }
 
 type metaChunk struct {
@@ -59,7 +60,7 @@ func (e *Engine) Meta(ctx context.Context) (index.Meta, error) {
 	if err != nil {
 		return index.Meta{}, err
 	}
-	m := index.Meta{EmbedderID: head.EmbedderID, Dimension: head.Dimension}
+	m := index.Meta{EmbedderID: head.EmbedderID, Dimension: head.Dimension, FitRecords: head.FitRecords}
 	if head.ModelChunks == 0 {
 		return m, nil
 	}
@@ -134,15 +135,33 @@ func (e *Engine) SetMeta(ctx context.Context, m index.Meta) error {
 	case err != nil:
 		return err
 	}
+	head, err := e.putModelChunks(ctx, m)
+	if err != nil {
+		return err
+	}
+	if err := e.putMeta(ctx, metaHeadID, head); err != nil {
+		return err
+	}
+	e.forgetEmbedderID()
+	if err := e.deleteChunks(ctx, old); err != nil {
+		return fmt.Errorf("metadata stored; removing the previous model's chunks: %w", err)
+	}
+	return nil
+}
+
+// putModelChunks writes m's model as the chunks of a new generation and
+// returns the head that names them (not yet written).
+func (e *Engine) putModelChunks(ctx context.Context, m index.Meta) (metaHead, error) {
 	var g [8]byte
 	if _, err := rand.Read(g[:]); err != nil {
-		return fmt.Errorf("metadata generation: %w", err)
+		return metaHead{}, fmt.Errorf("metadata generation: %w", err)
 	}
 	sum := sha256.Sum256(m.Model)
 	head := metaHead{
 		Kind:        "head",
 		EmbedderID:  m.EmbedderID,
 		Dimension:   m.Dimension,
+		FitRecords:  m.FitRecords,
 		Generation:  hex.EncodeToString(g[:]),
 		ModelBytes:  int64(len(m.Model)),
 		ModelSHA256: hex.EncodeToString(sum[:]),
@@ -150,17 +169,19 @@ func (e *Engine) SetMeta(ctx context.Context, m index.Meta) error {
 	for off := 0; off < len(m.Model); off += metaChunkBytes {
 		c := metaChunk{Kind: "chunk", Generation: head.Generation, Seq: head.ModelChunks, Data: m.Model[off:min(off+metaChunkBytes, len(m.Model))]}
 		if err := e.putMeta(ctx, chunkID(c.Generation, c.Seq), c); err != nil {
-			return err
+			return head, err
 		}
 		head.ModelChunks++
 	}
-	if err := e.putMeta(ctx, metaHeadID, head); err != nil {
-		return err
-	}
-	for i := 0; i < old.ModelChunks; i++ {
-		err := e.call(ctx, "delete old model chunk", esapi.DeleteRequest{Index: e.metaIndex, DocumentID: chunkID(old.Generation, i)}, nil)
+	return head, nil
+}
+
+// deleteChunks removes the model chunks a head names.
+func (e *Engine) deleteChunks(ctx context.Context, h metaHead) error {
+	for i := 0; i < h.ModelChunks; i++ {
+		err := e.call(ctx, "delete model chunk", esapi.DeleteRequest{Index: e.metaIndex, DocumentID: chunkID(h.Generation, i)}, nil)
 		if err != nil && !isStatus(err, 404) {
-			return fmt.Errorf("metadata stored; removing the previous model's chunks: %w", err)
+			return err
 		}
 	}
 	return nil

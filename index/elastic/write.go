@@ -246,6 +246,15 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	if len(ops) == 0 {
 		return failed, nil
 	}
+	if err := e.checkWriteEmbedder(ctx, func(yield func(string) bool) {
+		for i := range docs {
+			if !yield(docs[i].EmbedderID) {
+				return
+			}
+		}
+	}); err != nil {
+		return failed, err
+	}
 	results, err := e.runBulk(ctx, e.alias, "index", ops)
 	if err != nil {
 		return failed, err
@@ -269,6 +278,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	if err := e.refreshEmployers(ctx, employers); err != nil {
 		return failed, fmt.Errorf("companies written; refreshing their contacts: %w", err)
 	}
+	e.dualWriteCompanies(ctx, employers)
 	return failed, nil
 }
 
@@ -291,7 +301,13 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	if len(ops) == 0 {
 		return 0, nil
 	}
-	return e.bulkDelete(ctx, e.alias, "delete", ops)
+	n, err := e.bulkDelete(ctx, e.alias, "delete", ops)
+	ids := make([]string, len(ops))
+	for i := range ops {
+		ids[i] = ops[i].id
+	}
+	e.dualDelete(ctx, false, ids)
+	return n, err
 }
 
 // bulkDelete deletes ops' ids from alias and returns how many existed;

@@ -683,6 +683,12 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 	if e.closed {
 		return failed, errors.New("index is closed")
 	}
+	if e.dim != dim {
+		return failed, fmt.Errorf("upsert contacts: %w: index dimension changed during the write", index.ErrVectorMismatch)
+	}
+	if err := e.checkEmbedderLocked(contactEmbedders(docs)); err != nil {
+		return failed, err
+	}
 	olds := make([]*cEntry, len(ws))
 	x.mu.RLock()
 	var existing []int
@@ -707,6 +713,15 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 		if err := b.Set(contactKey(prefixContactProfile, ws[i].pid), ws[i].js, nil); err != nil {
 			return failed, err
 		}
+	}
+	if e.refit != nil {
+		cs := make([]record.Contact, 0, len(ws))
+		for _, d := range docs {
+			if d.Contact.PersonaID > 0 && len(d.Vector) == dim {
+				cs = append(cs, d.Contact)
+			}
+		}
+		e.stageContactWrites(b, cs)
 	}
 	if err := b.Commit(e.writeOpts); err != nil {
 		return failed, fmt.Errorf("write %d contacts: %w", len(ws), err)
@@ -747,6 +762,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 		b.Delete(contactKey(prefixContactEntry, pid), nil)
 		b.Delete(contactKey(prefixContactProfile, pid), nil)
 	}
+	e.unstageContactDeletes(b, found)
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete contacts: %w", err)
 	}

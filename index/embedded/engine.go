@@ -103,6 +103,8 @@ type Engine struct {
 	closed  bool       // guarded by writeMu
 	// generation counts completed company writes (see Generation).
 	generation atomic.Uint64
+	// refit is the refit under way (refit.go), guarded by writeMu.
+	refit *refitState
 	// bulk buffers the upserts of a bulk load into an empty index (bulk.go);
 	// dirty: it has written since the last FinishLoad (guarded by writeMu).
 	bulk  *bulkLoader
@@ -213,6 +215,10 @@ func Open(dir string, opt Options) (*Engine, error) {
 		}
 	}
 	e.reset()
+	if err := e.dropInterruptedRefit(); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := e.loadAll(); err != nil {
 		db.Close()
 		return nil, err
@@ -610,7 +616,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	if n > 0 && dim != m.Dimension {
 		return fmt.Errorf("%w: index holds %d-dim vectors, meta says %d", index.ErrVectorMismatch, dim, m.Dimension)
 	}
-	head, err := json.Marshal(index.Meta{EmbedderID: m.EmbedderID, Dimension: m.Dimension})
+	head, err := json.Marshal(index.Meta{EmbedderID: m.EmbedderID, Dimension: m.Dimension, FitRecords: m.FitRecords})
 	if err != nil {
 		return err
 	}
@@ -692,7 +698,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 			failed = append(failed, index.DocError{Domain: c.Domain, Reason: "encode profile: " + err.Error()})
 			continue
 		}
-		p := pending{domain: c.Domain, en: newEntry(c, d.Vector), profileEnd: len(buf)}
+		p := pending{domain: c.Domain, company: c, en: newEntry(c, d.Vector), profileEnd: len(buf)}
 		buf = p.en.marshal(buf)
 		p.xEnd = len(buf)
 		work = append(work, p)
@@ -710,6 +716,9 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 	defer e.writeMu.Unlock()
 	if e.dim != dim {
 		return failed, fmt.Errorf("upsert: %w: index dimension changed during the write", index.ErrVectorMismatch)
+	}
+	if err := e.checkEmbedderLocked(docEmbedders(docs)); err != nil {
+		return failed, err
 	}
 	if !e.loadOnly {
 		// Without an in-memory index to update, the old entries are not
@@ -760,6 +769,13 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 			key = append(append(key[:0], prefixProfile...), p.domain...)
 			_ = b.Set(key, p.profile, nil)
 		}
+		if e.refit != nil {
+			cs := make([]record.Company, len(work))
+			for i := range work {
+				cs[i] = *work[i].company
+			}
+			e.stageCompanyWrites(b, cs)
+		}
 		if err := b.Commit(e.writeOpts); err != nil {
 			return failed, fmt.Errorf("write %d companies: %w", len(work), err)
 		}
@@ -797,6 +813,7 @@ func (e *Engine) indexInMemory(work []pending) {
 // pending is a document of an upsert call.
 type pending struct {
 	domain           string
+	company          *record.Company
 	en, old          entry
 	hadOld           bool // old holds the entry it replaces
 	x, profile       []byte
@@ -876,6 +893,13 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	}
 	if len(del) == 0 {
 		return 0, nil
+	}
+	if e.refit != nil {
+		ds := make([]string, len(del))
+		for i := range del {
+			ds[i] = del[i].domain
+		}
+		e.unstageCompanyDeletes(b, ds)
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)

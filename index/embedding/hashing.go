@@ -235,11 +235,15 @@ func mix64(x uint64) uint64 {
 	return x
 }
 
-// LoadEmbedder decodes any serialized built-in embedder: a fitted Model or
-// the Hashing embedder.
+// LoadEmbedder decodes any serialized embedder: a fitted Model, the
+// Hashing embedder or a Remote provider (whose key it reads from
+// RemoteKeyEnv).
 func LoadEmbedder(b []byte) (Embedder, error) {
 	if bytes.HasPrefix(b, []byte(hashingMagic)) {
 		return loadHashing(b)
+	}
+	if bytes.HasPrefix(b, []byte(remoteMagic)) {
+		return loadRemote(b)
 	}
 	return Load(b)
 }
