@@ -238,9 +238,9 @@ type Row struct {
 
 // Table is the benchmark's result for one variant.
 type Table struct {
-	Variant                  string
-	TuningSize, HeldOutSize  int
-	Rows                     []Row
+	Variant                 string
+	TuningSize, HeldOutSize int
+	Rows                    []Row
 }
 
 // Benchmark measures every method on every variant of the split.
@@ -304,4 +304,17 @@ func (t Table) String() string {
 		fmt.Fprintf(&b, "queries: tuning %d, held-out %d\n", t.Rows[0].Tuning.Queries, t.Rows[0].HeldOut.Queries)
 	}
 	return b.String()
+}
+
+// Methods are the rows of the relevance benchmark: the two
+// baselines, the embedder as it was before issue 22 (text only, and with
+// the labelled set's labels as terms of the fit sample), and the embedder
+// with label directions and term gains.
+func Methods() []Method {
+	return []Method{
+		TFIDFMethod(), SVDMethod(256),
+		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{LabelDims: -1}, false),
+		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{LabelDims: -1}, true),
+		EmbedderMethod("embedder, label directions + term gains", embedding.Options{}, true),
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/openprospect/prospectd/index/embedding"
 )
 
 // TestRelevanceBenchmark runs the issue 22 relevance benchmark on the
@@ -26,15 +24,15 @@ func TestRelevanceBenchmark(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables, err := Benchmark(SplitCompanies(companies), Variants, []Method{
-		TFIDFMethod(), SVDMethod(256),
-		EmbedderMethod("embedder, text only", embedding.Options{}, false),
-		EmbedderMethod("embedder, labelled set in the fit", embedding.Options{}, true),
-	})
+	tables, err := Benchmark(SplitCompanies(companies), Variants, Methods())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tb := range tables {
 		t.Log("\n" + tb.String())
+		tfidf, ours := tb.Rows[0], tb.Rows[len(tb.Rows)-1]
+		if ours.HeldOut.PrecisionAt10 <= tfidf.HeldOut.PrecisionAt10 {
+			t.Errorf("%s: held-out precision@10 %.3f not above TF-IDF's %.3f", tb.Variant, ours.HeldOut.PrecisionAt10, tfidf.HeldOut.PrecisionAt10)
+		}
 	}
 }
