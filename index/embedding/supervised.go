@@ -52,6 +52,10 @@ func LabelKey(label string) string {
 			words = append(words, t)
 		}
 	}
+	if len(words) == 0 {
+		// "Category 5", "3D": no word of two letters; the label as given.
+		return strings.ToLower(strings.TrimSpace(label))
+	}
 	return strings.Join(words, " ")
 }
 
@@ -355,7 +359,14 @@ func termGains(docs []Doc, opt Options, vocab []uint64) []float64 {
 	}
 	hmax := math.Log(float64(nl))
 	var sum float64
-	for t, c := range counts {
+	// In term order: the mean below must not depend on map order.
+	seen := make([]int32, 0, len(counts))
+	for t := range counts {
+		seen = append(seen, t)
+	}
+	slices.Sort(seen)
+	for _, t := range seen {
+		c := counts[t]
 		var n float64
 		for _, v := range c {
 			n += v

@@ -94,7 +94,8 @@ func FirstSentence(s string) string {
 			return s
 		}
 		next, _ := utf8.DecodeRuneInString(trimmed)
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) {
+		spaced := len(trimmed) < len(rest)
+		if !unicode.IsUpper(next) && !(spaced && unicode.IsDigit(next)) {
 			continue
 		}
 		if c == '.' {
