@@ -44,8 +44,8 @@ func BenchmarkFit(b *testing.B) {
 }
 
 // BenchmarkFitLabelled is BenchmarkFit with an industry label on every
-// document, so the fit learns label directions and term gains (the
-// demo corpus's case); compare the two for their cost. -benchtime 1x.
+// document and label directions on, so the fit learns them and the term
+// gains; compare the two for their cost. -benchtime 1x.
 func BenchmarkFitLabelled(b *testing.B) {
 	docs, topics := syntheticCorpus(20000, 50, 1000, 1)
 	for i := range docs {
@@ -54,7 +54,7 @@ func BenchmarkFitLabelled(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		if _, err := Fit(docs, Options{}); err != nil {
+		if _, err := Fit(docs, Options{LabelDims: DefaultLabelDims}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "s/fit")

@@ -28,9 +28,13 @@ type Options struct {
 	// Weights are the field weights; the zero value means DefaultWeights.
 	Weights Weights
 	// LabelDims is the number of label directions (see supervised.go)
-	// learned from the sample's industry labels and taken from the Dim
-	// components; default DefaultLabelDims, negative for none. A sample
-	// without two labels of two documents each gets none either way.
+	// learned from the sample's industry labels, taken from the Dim
+	// components, with label-informed term gains; 0 or negative for none,
+	// the default. DefaultLabelDims is the best measured on the relevance
+	// benchmark, but off by default: with it the engine's sign-sketch
+	// screen loses recall on mixture queries at 1M (decisions.md,
+	// "Relevance (issue 22)"). A sample without two labels of two
+	// documents each gets none either way.
 	LabelDims int
 	// LabelWeight is the energy of the label directions relative to the
 	// LSA components, over the sample's documents; default
@@ -80,12 +84,6 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Weights == (Weights{}) {
 		o.Weights = DefaultWeights
-	}
-	if o.LabelDims == 0 {
-		// 96 of 256 by default; the same share of a smaller Dim.
-		if o.LabelDims = min(DefaultLabelDims, o.Dim*3/8); o.LabelDims == 0 {
-			o.LabelDims = -1
-		}
 	}
 	if o.LabelWeight == 0 {
 		o.LabelWeight = DefaultLabelWeight

@@ -83,7 +83,7 @@ func TestLabelDirectionsHelpUnlabelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := Fit(docs, Options{Dim: 64})
+	with, err := Fit(docs, Options{Dim: 64, LabelDims: 24})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestLabelDirectionsHelpUnlabelled(t *testing.T) {
 	for i := range plain {
 		plain[i].Industries = nil
 	}
-	a, err := Fit(plain, Options{Dim: 64})
+	a, err := Fit(plain, Options{Dim: 64, LabelDims: 24})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,12 +112,12 @@ func TestLabelDirectionsHelpUnlabelled(t *testing.T) {
 
 func TestLabelDirectionsDeterministic(t *testing.T) {
 	docs, _ := labelledHalf(600)
-	m, err := Fit(docs, Options{Dim: 48})
+	m, err := Fit(docs, Options{Dim: 48, LabelDims: 18})
 	if err != nil {
 		t.Fatal(err)
 	}
 	prev := runtime.GOMAXPROCS(1)
-	single, err := Fit(docs, Options{Dim: 48})
+	single, err := Fit(docs, Options{Dim: 48, LabelDims: 18})
 	runtime.GOMAXPROCS(prev)
 	if err != nil {
 		t.Fatal(err)
@@ -132,8 +132,7 @@ func TestLabelDirectionsDeterministic(t *testing.T) {
 	if unsup.ID() == m.ID() {
 		t.Error("label directions did not change the model")
 	}
-	// The label directions occupy the last LabelDims (48·3/8 = 18)
-	// components of the rank.
+	// The label directions occupy the last 18 components of the rank.
 	if m.rank != 48 || m.Dim() != 48 {
 		t.Errorf("rank %d dim %d, want 48 and 48", m.rank, m.Dim())
 	}
@@ -179,9 +178,9 @@ func TestLabelOptionsInvalid(t *testing.T) {
 	docs, _ := fixtureCorpus(30)
 	for name, opt := range map[string]Options{
 		"label dims = dim":     {Dim: 32, LabelDims: 32},
-		"negative weight":      {LabelWeight: -1},
-		"NaN weight":           {LabelWeight: math.NaN()},
-		"huge label weight":    {LabelWeight: 1e9},
+		"negative weight":      {LabelDims: 8, LabelWeight: -1},
+		"NaN weight":           {LabelDims: 8, LabelWeight: math.NaN()},
+		"huge label weight":    {LabelDims: 8, LabelWeight: 1e9},
 		"label dims above dim": {Dim: 16, LabelDims: 64},
 	} {
 		if _, err := Fit(docs, opt); !errors.Is(err, ErrInvalidOptions) {

@@ -314,8 +314,8 @@ func (t Table) String() string {
 func Methods() []Method {
 	return []Method{
 		TFIDFMethod(), SVDMethod(256),
-		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{LabelDims: -1}, false),
-		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{LabelDims: -1}, true),
-		EmbedderMethod("embedder, label directions + term gains", embedding.Options{}, true),
+		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{}, false),
+		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{}, true),
+		EmbedderMethod("embedder, label directions + term gains", embedding.Options{LabelDims: embedding.DefaultLabelDims}, true),
 	}
 }
