@@ -21,7 +21,7 @@ type DiscoveredCompany struct {
 	Similarity   float64  `json:"similarity" doc:"Similarity to the search inputs, 0-100; 0 when the search had only filters"`
 	Vendors      []string `json:"vendors,omitempty" doc:"Technology vendor domains; present when tech_stack is used"`
 	SiteText     *string  `json:"site_text,omitempty" doc:"Text retrieved from the company's pages; present when retrieval=true"`
-	MatchReasons []string `json:"match_reasons,omitempty" doc:"What the result shares with the search (keywords, industries); present when enhanced=true"`
+	MatchReasons []string `json:"match_reasons,omitempty" doc:"Why the result matched, each 'kind: detail': the nearest example domain of a lookalike search (nearest example: acme.com (similarity 82.5)), shared industries and keywords, the phrase_match phrases its text holds, and each filter it satisfies with its value (filter country: DE); present when enhanced=true"`
 }
 
 type discoverOutput struct {

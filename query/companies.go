@@ -50,8 +50,9 @@ type Match struct {
 	// Similarity is the cosine similarity to the query ×100, clamped to
 	// 0-100; 0 when the search had no vector input.
 	Similarity float64
-	// Reasons (enhanced=true) name what the result shares with the query:
-	// keywords and industries.
+	// Reasons (enhanced=true) say why the result matched: the nearest
+	// example domain, shared industries and keywords, the phrases it holds
+	// and the filters it satisfies (see reasons.go).
 	Reasons []string
 }
 
@@ -74,6 +75,7 @@ func (s *Companies) Discover(ctx context.Context, d Discover) (Result, error) {
 	if pl.vector != nil {
 		search.Vector = pl.vector
 		search.MinSimilarity = pl.minSim
+		search.WithVectors = pl.explain.needVectors()
 	}
 	res, err := s.Engine.SearchCompanies(ctx, search)
 	if err != nil {
@@ -85,8 +87,8 @@ func (s *Companies) Discover(ctx context.Context, d Discover) (Result, error) {
 		if pl.vector != nil {
 			m.Similarity = Similarity(h.Similarity)
 		}
-		if d.Enhanced {
-			m.Reasons = reasons(h.Company, pl.queryTerms, pl.queryIndustries)
+		if pl.explain != nil {
+			m.Reasons = pl.explain.reasons(h.Company, h.Vector)
 		}
 		out.Matches = append(out.Matches, m)
 	}
@@ -120,12 +122,12 @@ func Similarity(cos float64) float64 {
 }
 
 type plan struct {
-	filter          index.Filter
-	vector          []float32
-	minSim          float64
-	applied         Applied
-	queryTerms      []string
-	queryIndustries []string
+	filter  index.Filter
+	vector  []float32
+	minSim  float64
+	applied Applied
+	// explain is set for enhanced=true only.
+	explain *explainer
 }
 
 // plan resolves a request into a filter and a query vector: prompt
@@ -154,6 +156,7 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 
 	var pos, neg [][]float32
 	var examples []record.Company
+	var seeds []seed // enhanced=true: the lookalike examples, for reasons
 	if len(d.Domains) > 0 {
 		vecs, err := s.Engine.CompanyVectors(ctx, d.Domains)
 		if err != nil {
@@ -164,6 +167,9 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 			if v, ok := vecs[dm]; ok {
 				pos = append(pos, v)
 				found = append(found, dm)
+				if d.Enhanced {
+					seeds = append(seeds, seed{dm, v})
+				}
 			} else {
 				a.DomainNotFound = append(a.DomainNotFound, dm)
 			}
@@ -190,6 +196,20 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 	pl.filter = companyFilter(d, floor, excluded, a)
 	if f := excludeDomains(sc.excludedDomains()); f != nil {
 		pl.filter = andAlso(pl.filter, f)
+	}
+	if d.Enhanced {
+		// Completed on every return below: the seeds, examples and ICP text
+		// are known only as the plan goes.
+		pl.explain = &explainer{d: d, applied: a, phrases: d.Phrases, industries: slices.Clone(d.Categories)}
+		defer func() {
+			pl.explain.seeds = seeds
+			pl.explain.terms = queryTerms(d.ICPText, examples)
+			for _, e := range examples {
+				for _, ind := range e.Industries() {
+					pl.explain.industries = appendNew(pl.explain.industries, ind)
+				}
+			}
+		}()
 	}
 	if !d.HasVectorInput() {
 		return pl, nil
@@ -234,6 +254,9 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 		for _, h := range res.Hits {
 			pos = append(pos, h.Vector)
 			a.SuggestedDomain = append(a.SuggestedDomain, h.Company.Domain)
+			if d.Enhanced {
+				seeds = append(seeds, seed{h.Company.Domain, h.Vector})
+			}
 		}
 	}
 	q := combine(mean(pos), text)
@@ -268,13 +291,6 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 			pl.minSim = math.Max(pl.minSim, res.Hits[0].Similarity-band/100)
 		}
 		a.Variance = d.Variance
-	}
-	pl.queryTerms = queryTerms(d.ICPText, examples)
-	pl.queryIndustries = d.Categories
-	for _, e := range examples {
-		for _, ind := range e.Industries() {
-			pl.queryIndustries = appendNew(pl.queryIndustries, ind)
-		}
 	}
 	return pl, nil
 }
@@ -677,31 +693,6 @@ func queryTerms(icp string, examples []record.Company) []string {
 		}
 	}
 	return out
-}
-
-// reasons lists what a result shares with the query: keywords that are
-// query terms or contain one, and shared industries.
-func reasons(c record.Company, terms, industries []string) []string {
-	var out []string
-	for _, ind := range c.Industries() {
-		if slices.Contains(industries, ind) {
-			out = append(out, "industry: "+ind)
-		}
-	}
-	keys := topKeys(c.Keywords, len(c.Keywords))
-	for _, k := range keys {
-		lk := strings.ToLower(k)
-		for _, t := range terms {
-			if lk == t || strings.Contains(" "+lk+" ", " "+t+" ") {
-				out = append(out, "keyword: "+k)
-				break
-			}
-		}
-		if len(out) >= 8 {
-			break
-		}
-	}
-	return nonNil(out)
 }
 
 func topKeys(m map[string]float64, n int) []string {

@@ -143,7 +143,7 @@ var DiscoverTable = ParamTable{
 	integer("consensus", 1, MaxConsensus, 1, "Refine the query with its top N results' vectors; higher is broader."),
 	{Name: "variance", Type: String, Enum: Variances, Default: defaultVariance, Doc: "How far below the best match results may fall: LOW 5, MID_LOW 10, MEDIUM 20, MID_HIGH 30, HIGH 45 similarity points; UNRESTRICTED no limit. Case-insensitive."},
 	flag("include_search_domains", false, "Include the example domains in the results."),
-	flag("enhanced", false, "Add match_reasons to each result: the keywords and industries it shares with the search."),
+	flag("enhanced", false, "Add match_reasons to each result: its nearest example domain, the industries, keywords and phrases it shares with the search, and the filters it satisfies."),
 	flag("retrieval", false, "Add site_text, the text retrieved from each company's pages."),
 	flag("auto_icp_text", false, "Write an ICP text from the example domains' keywords and industries and search with it too."),
 	flag("auto_phrase_match", false, "Derive phrase matches from the ICP text (kept only when they occur in the index)."),

@@ -37,6 +37,7 @@ func (s *Companies) Scan(ctx context.Context, d Discover, from, page int, fn Sca
 		if pl.vector != nil {
 			search.Vector = pl.vector
 			search.MinSimilarity = pl.minSim
+			search.WithVectors = pl.explain.needVectors()
 		}
 		res, err := s.Engine.SearchCompanies(ctx, search)
 		if err != nil {
@@ -48,8 +49,8 @@ func (s *Companies) Scan(ctx context.Context, d Discover, from, page int, fn Sca
 			if pl.vector != nil {
 				m.Similarity = Similarity(h.Similarity)
 			}
-			if d.Enhanced {
-				m.Reasons = reasons(h.Company, pl.queryTerms, pl.queryIndustries)
+			if pl.explain != nil {
+				m.Reasons = pl.explain.reasons(h.Company, h.Vector)
 			}
 			ms = append(ms, m)
 		}

@@ -1697,7 +1697,7 @@ type DiscoveredCompany struct {
 	Keywords       map[string]float64 `json:"keywords"`
 	Languages      *[]string          `json:"languages"`
 
-	// MatchReasons What the result shares with the search (keywords, industries); present when enhanced=true
+	// MatchReasons Why the result matched, each 'kind: detail': the nearest example domain of a lookalike search (nearest example: acme.com (similarity 82.5)), shared industries and keywords, the phrase_match phrases its text holds, and each filter it satisfies with its value (filter country: DE); present when enhanced=true
 	MatchReasons   *[]string `json:"match_reasons,omitempty"`
 	MxProvider     string    `json:"mx_provider"`
 	Name           string    `json:"name"`
@@ -3004,7 +3004,7 @@ type CountParams struct {
 	// IncludeSearchDomains Include the example domains in the results.
 	IncludeSearchDomains *bool `form:"include_search_domains,omitempty" json:"include_search_domains,omitempty"`
 
-	// Enhanced Add match_reasons to each result: the keywords and industries it shares with the search.
+	// Enhanced Add match_reasons to each result: its nearest example domain, the industries, keywords and phrases it shares with the search, and the filters it satisfies.
 	Enhanced *bool `form:"enhanced,omitempty" json:"enhanced,omitempty"`
 
 	// Retrieval Add site_text, the text retrieved from each company's pages.
@@ -3136,7 +3136,7 @@ type DiscoverParams struct {
 	// IncludeSearchDomains Include the example domains in the results.
 	IncludeSearchDomains *bool `form:"include_search_domains,omitempty" json:"include_search_domains,omitempty"`
 
-	// Enhanced Add match_reasons to each result: the keywords and industries it shares with the search.
+	// Enhanced Add match_reasons to each result: its nearest example domain, the industries, keywords and phrases it shares with the search, and the filters it satisfies.
 	Enhanced *bool `form:"enhanced,omitempty" json:"enhanced,omitempty"`
 
 	// Retrieval Add site_text, the text retrieved from each company's pages.

@@ -3,6 +3,13 @@
 // cosine baseline and plain feature hashing.
 //
 //	go run ./cmd/embedeval -data ../shared/data/wikipedia-companies.jsonl
+//
+// With -relevance it runs the relevance benchmark instead (a tuning and a
+// held-out part, precision@10, nDCG@10 and recall@100 against TF-IDF and
+// TF-IDF + SVD, whole descriptions and first sentences) and prints its
+// tables in Markdown:
+//
+//	go run ./cmd/embedeval -data ../shared/data/wikipedia-companies.jsonl -relevance
 package main
 
 import (
@@ -20,11 +27,19 @@ func main() {
 	k := flag.Int("k", 10, "neighbours per query")
 	iters := flag.Int("power-iterations", 0, "randomized SVD power iterations (0: default)")
 	seed := flag.Int64("seed", 0, "SVD sketch seed")
+	relevance := flag.Bool("relevance", false, "run the relevance benchmark (tuning and held-out parts) instead")
 	flag.Parse()
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "embedeval: -data is required")
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *relevance {
+		if err := runRelevance(*data); err != nil {
+			fmt.Fprintln(os.Stderr, "embedeval:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*data, embedding.Options{Dim: *dim, PowerIterations: *iters, Seed: *seed}, *k); err != nil {
 		fmt.Fprintln(os.Stderr, "embedeval:", err)
@@ -49,6 +64,26 @@ func run(path string, opt embedding.Options, k int) error {
 	fmt.Println(r)
 	if r.Embedder < r.TFIDF {
 		return fmt.Errorf("embedder precision %.3f is below the TF-IDF baseline %.3f", r.Embedder, r.TFIDF)
+	}
+	return nil
+}
+
+func runRelevance(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	companies, err := evaluate.ReadJSONL(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	tables, err := evaluate.Benchmark(evaluate.SplitCompanies(companies), evaluate.Variants, evaluate.Methods())
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		fmt.Println(t)
 	}
 	return nil
 }

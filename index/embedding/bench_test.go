@@ -42,3 +42,21 @@ func BenchmarkFit(b *testing.B) {
 		b.ReportMetric(float64(len(enc)), "model-bytes")
 	}
 }
+
+// BenchmarkFitLabelled is BenchmarkFit with an industry label on every
+// document and label directions on, so the fit learns them and the term
+// gains; compare the two for their cost. -benchtime 1x.
+func BenchmarkFitLabelled(b *testing.B) {
+	docs, topics := syntheticCorpus(20000, 50, 1000, 1)
+	for i := range docs {
+		docs[i].Industries = []string{"industry " + string(rune('a'+topics[i]/26)) + string(rune('a'+topics[i]%26))}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		if _, err := Fit(docs, Options{LabelDims: DefaultLabelDims}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s/fit")
+	}
+}

@@ -27,6 +27,19 @@ type Options struct {
 	PowerIterations int
 	// Weights are the field weights; the zero value means DefaultWeights.
 	Weights Weights
+	// LabelDims is the number of label directions (see supervised.go)
+	// learned from the sample's industry labels, taken from the Dim
+	// components, with label-informed term gains; 0 or negative for none,
+	// the default. DefaultLabelDims is the best measured on the relevance
+	// benchmark, but off by default: with it the engine's sign-sketch
+	// screen loses recall on mixture queries at 1M (decisions.md,
+	// "Relevance (issue 22)"). A sample without two labels of two
+	// documents each gets none either way.
+	LabelDims int
+	// LabelWeight is the energy of the label directions relative to the
+	// LSA components, over the sample's documents; default
+	// DefaultLabelWeight.
+	LabelWeight float64
 }
 
 // Defaults and limits.
@@ -72,6 +85,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Weights == (Weights{}) {
 		o.Weights = DefaultWeights
 	}
+	if o.LabelWeight == 0 {
+		o.LabelWeight = DefaultLabelWeight
+	}
 	switch {
 	case o.Dim < 1 || o.Dim > MaxDim:
 		return o, fmt.Errorf("%w: Dim %d is outside 1-%d", ErrInvalidOptions, o.Dim, MaxDim)
@@ -79,6 +95,10 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("%w: MaxVocab %d is outside 1-%d", ErrInvalidOptions, o.MaxVocab, maxVocabLimit)
 	case o.MinDocFreq < 1:
 		return o, fmt.Errorf("%w: MinDocFreq %d is below 1", ErrInvalidOptions, o.MinDocFreq)
+	case o.LabelDims >= o.Dim:
+		return o, fmt.Errorf("%w: LabelDims %d is not below Dim %d", ErrInvalidOptions, o.LabelDims, o.Dim)
+	case !(o.LabelWeight > 0 && o.LabelWeight <= 1000):
+		return o, fmt.Errorf("%w: LabelWeight %v is outside 0-1000", ErrInvalidOptions, o.LabelWeight)
 	case o.PowerIterations < 0 || o.PowerIterations > 10:
 		return o, fmt.Errorf("%w: PowerIterations %d is outside 0-10", ErrInvalidOptions, o.PowerIterations)
 	}
@@ -182,12 +202,27 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 		// Smoothed IDF, as if one extra document held every term.
 		idf[i] = math.Log(float64(1+nonEmpty)/float64(1+d)) + 1
 	}
+	if opt.LabelDims > 0 {
+		// Words that say little about the labels count for less (see
+		// termGains); the gains are folded into the IDF, so into the rows.
+		g := termGains(docs, opt, vocab)
+		for i := range idf {
+			idf[i] *= g[i]
+		}
+	}
 	x := tfidfMatrix(terms, vocab, idf)
 	if x.rows() < MinFitDocs {
 		return nil, fmt.Errorf("%w: %d documents share learned terms, at least %d are needed", ErrTooFewDocs, x.rows(), MinFitDocs)
 	}
+	var labels []float64
+	labelDims := 0
+	if opt.LabelDims > 0 {
+		if labels = labelRows(docs, opt, vocab, idf, opt.LabelDims); labels != nil {
+			labelDims = opt.LabelDims
+		}
+	}
 	// One component more than asked for: the first is dropped below.
-	vecs, sv := truncatedSVD(x, len(vocab), opt.Dim+1, opt.PowerIterations, opt.Seed)
+	vecs, sv := truncatedSVD(x, len(vocab), opt.Dim-labelDims+1, opt.PowerIterations, opt.Seed)
 	if len(sv) < 2 {
 		return nil, fmt.Errorf("%w: the sample's TF-IDF matrix has rank %d", ErrTooFewDocs, len(sv))
 	}
@@ -199,20 +234,28 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 	// before the SVD measured the same, at the cost of an IDF and a centre
 	// vector at embed time.
 	full := len(sv)
-	rank := full - 1
+	lsaRank := full - 1
+	rank := lsaRank + labelDims
 	p := &params{dim: opt.Dim, rank: rank, weights: opt.Weights, hashes: vocab,
 		scales: make([]float32, len(vocab)), quant: make([]int8, len(vocab)*rank)}
 	// Fold IDF and the singular values into each term's row, so Embed is one
 	// weighted sum of rows.
-	scale := make([]float64, rank)
+	scale := make([]float64, lsaRank)
 	for j := range scale {
 		scale[j] = math.Pow(sv[j+1], singularPower)
+	}
+	beta := 0.0
+	if labelDims > 0 {
+		beta = labelScale(x, vecs, full, scale, labels, labelDims, opt.LabelWeight)
 	}
 	row := make([]float64, rank)
 	for t := range vocab {
 		v := vecs[t*full+1 : (t+1)*full]
-		for j := range row {
+		for j := 0; j < lsaRank; j++ {
 			row[j] = idf[t] * float64(v[j]) * scale[j]
+		}
+		for j := 0; j < labelDims; j++ {
+			row[lsaRank+j] = beta * idf[t] * labels[t*labelDims+j]
 		}
 		p.scales[t] = quantize(row, p.quant[t*rank:(t+1)*rank])
 	}
