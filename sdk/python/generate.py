@@ -33,6 +33,8 @@ WAITERS = {
     "email-find": ("job_id", "/v1/email/jobs/{id}"),
     "email-verify": ("job_id", "/v1/email/jobs/{id}"),
     "email-find-batch": ("batch_id", "/v1/email/batch/{id}/results"),
+    "export-discover": ("task_id", "/v1/exports/{id}"),
+    "export-contacts": ("task_id", "/v1/exports/{id}"),
 }
 
 
