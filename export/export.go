@@ -53,6 +53,11 @@ const (
 	// DefaultPageSize is how many records are read, billed and written
 	// between two checkpoints.
 	DefaultPageSize = 1000
+	// DefaultCheckpointEvery spaces the checkpoints of exports run by
+	// the task runner: a sync to disk per 1,000 records would cost more
+	// than reading them, and a restart re-reads at most a few seconds of
+	// pages (billed again for free).
+	DefaultCheckpointEvery = 2 * time.Second
 	// DefaultRetention is how long a finished export's file is kept.
 	DefaultRetention = 7 * 24 * time.Hour
 )

@@ -381,9 +381,8 @@ func TestExportMatchesPaging(t *testing.T) {
 		{SourceDiscover, FormatCSV, allCompanies, companies},
 		{SourceDiscover, FormatJSONL, allCompanies, companies},
 		{SourceDiscover, FormatXLSX, allCompanies, companies},
+		// The writers do not depend on the source: one format for contacts.
 		{SourceContacts, FormatCSV, contactParams, contacts},
-		{SourceContacts, FormatJSONL, contactParams, contacts},
-		{SourceContacts, FormatXLSX, contactParams, contacts},
 	} {
 		t.Run(tc.source+"-"+tc.format, func(t *testing.T) {
 			task, org := w.newTask(t, 0)
@@ -578,16 +577,34 @@ func (s shallow) SearchCompanies(ctx context.Context, q index.Search) (index.Res
 }
 
 // TestExportStopsAtTheEnginesWindow: an engine that refuses deep pages
-// ends the export with what it served, and the result says why.
+// ends a similarity export with what it served, and the result says why;
+// a filter-only export pages by score (a keyset cursor) and never asks
+// for a deep page.
 func TestExportStopsAtTheEnginesWindow(t *testing.T) {
 	w := getWorld(t)
-	task, org := w.newTask(t, 0)
-	task.SavedFor = Searches(shallow{w.eng, 5000}, nil)
-	res, err := task.Run(context.Background(), store.Task{ID: "shallow", OrgID: org.ID}, input(t, SourceDiscover, FormatCSV, 20_000, allCompanies), func(int) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Records != 5000 || !strings.Contains(res.Note, "no deeper page") {
-		t.Fatalf("result %+v", res)
+	for _, tc := range []struct {
+		name string
+		text string
+		want int
+	}{
+		{"similarity", "software for accountants", 5000},
+		{"filters only", "", 20_000},
+	} {
+		task, org := w.newTask(t, 0)
+		task.SavedFor = Searches(shallow{w.eng, 5000}, nil)
+		params := url.Values{}
+		for k, v := range allCompanies {
+			params[k] = v
+		}
+		if tc.text != "" {
+			params.Set("icp_text", tc.text)
+		}
+		res, err := task.Run(context.Background(), store.Task{ID: "shallow" + strings.ReplaceAll(tc.name, " ", ""), OrgID: org.ID}, input(t, SourceDiscover, FormatCSV, 20_000, params), func(int) {})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if res.Records != tc.want || tc.want == 5000 && !strings.Contains(res.Note, "no deeper page") {
+			t.Fatalf("%s: result %+v", tc.name, res)
+		}
 	}
 }

@@ -25,10 +25,14 @@ type Task struct {
 	SavedFor func(orgID string) (*query.Companies, *query.ContactService)
 	Orgs     store.Orgs
 	Biller   *account.Biller
-	// PageSize is how many records go between checkpoints
+	// PageSize is how many records are read, billed and written at a time
 	// (DefaultPageSize when 0).
 	PageSize int
-	Log      zerolog.Logger
+	// CheckpointEvery spaces checkpoints (each syncs the file to disk):
+	// pages finished since the last one are read again, for free, after a
+	// restart. 0 checkpoints after every page.
+	CheckpointEvery time.Duration
+	Log             zerolog.Logger
 	// AfterPage, when set, is called after each checkpoint (tests stop a
 	// run there to resume it).
 	AfterPage func(cp Checkpoint)
@@ -88,6 +92,7 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 			page = DefaultPageSize
 		}
 		page = min(page, in.MaxRecords)
+		lastCheckpoint := time.Now()
 		pageDone := func(offset, n, withheld, billed int) (bool, error) {
 			cp.Offset = offset + n
 			cp.Billed += billed
@@ -97,14 +102,22 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 			if cp.Records >= in.MaxRecords {
 				cp.MaxReached = true
 			}
+			more := !cp.Exhausted && !cp.MaxReached
+			progress(95 * cp.Records / in.MaxRecords)
+			if more && h.CheckpointEvery > 0 && time.Since(lastCheckpoint) < h.CheckpointEvery {
+				return true, nil
+			}
+			if err := w.sync(&cp); err != nil {
+				return false, err
+			}
 			if err := w.checkpoint(cp); err != nil {
 				return false, err
 			}
-			progress(95 * cp.Records / in.MaxRecords)
+			lastCheckpoint = time.Now()
 			if h.AfterPage != nil {
 				h.AfterPage(cp)
 			}
-			return !cp.Exhausted && !cp.MaxReached, nil
+			return more, nil
 		}
 		switch in.Source {
 		case SourceDiscover:
@@ -124,9 +137,6 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 					}
 				}
 				cp.Records += written
-				if err := w.sync(&cp); err != nil {
-					return false, err
-				}
 				return pageDone(off, len(ms), len(ms)-written, paid.Billed)
 			})
 		case SourceContacts:
@@ -151,9 +161,6 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 					}
 				}
 				cp.Records += written
-				if err := w.sync(&cp); err != nil {
-					return false, err
-				}
 				return pageDone(off, len(ms), len(ms)-written, paid.Billed)
 			})
 		}
@@ -164,6 +171,9 @@ func (h *Task) Run(ctx context.Context, t store.Task, in Input, progress func(pc
 			cp.EngineLimit, err = true, nil
 		}
 		if err != nil {
+			return Result{}, err
+		}
+		if err := w.sync(&cp); err != nil {
 			return Result{}, err
 		}
 		cp.Scanned = true

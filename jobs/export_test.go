@@ -46,7 +46,7 @@ func TestExportResumesAfterRestart(t *testing.T) {
 	files := &export.Files{Dir: filepath.Join(dir, "exports")}
 	const lease = 500 * time.Millisecond
 	newExportRunner := func(st State) *Runner {
-		r := New(Config{State: st, Engine: eng, Exports: files, ExportPageSize: 50, Workers: 1, Lease: lease, Log: zerolog.Nop()})
+		r := New(Config{State: st, Engine: eng, Exports: files, ExportPageSize: 50, ExportCheckpointEvery: -1, Workers: 1, Lease: lease, Log: zerolog.Nop()})
 		r.PollInterval, r.ProgressEvery, r.StopTimeout = 20*time.Millisecond, 20*time.Millisecond, 3*time.Second
 		return r
 	}

@@ -66,8 +66,11 @@ type Config struct {
 	// Exports keeps export files; exports are not wired when nil.
 	// ExportPageSize is the records an export reads, bills and writes
 	// between checkpoints (export.DefaultPageSize when 0).
-	Exports        *export.Files
-	ExportPageSize int
+	// ExportCheckpointEvery spaces an export's checkpoints
+	// (export.DefaultCheckpointEvery when 0; negative: after every page).
+	Exports               *export.Files
+	ExportPageSize        int
+	ExportCheckpointEvery time.Duration
 	// Saved resolves saved-query ids in export tasks; every id is unknown
 	// when nil.
 	Saved *saved.Service
@@ -106,7 +109,12 @@ func New(c Config) *Runner {
 		RegisterResearch(r, c.Research)
 	}
 	if c.Exports != nil {
-		handle(r, export.Kind, (&export.Task{Files: c.Exports, SavedFor: export.Searches(c.Engine, c.Saved), Orgs: c.State, Biller: biller, PageSize: c.ExportPageSize, Log: c.Log}).Run)
+		every := c.ExportCheckpointEvery
+		if every == 0 {
+			every = export.DefaultCheckpointEvery
+		}
+		handle(r, export.Kind, (&export.Task{Files: c.Exports, SavedFor: export.Searches(c.Engine, c.Saved), Orgs: c.State, Biller: biller,
+			PageSize: c.ExportPageSize, CheckpointEvery: every, Log: c.Log}).Run)
 	}
 	if c.Refresh != nil {
 		handle(r, refresh.KindRefresh, c.Refresh.Run)

@@ -29,9 +29,21 @@ func (s *Companies) Scan(ctx context.Context, d Discover, from, page int, fn Sca
 	if err != nil {
 		return err
 	}
-	for off := from; ; off += page {
+	// Without a vector the ranking is score descending, then domain: a
+	// page after the first asks for the companies scoring at most the
+	// last one seen, skipping those of that score already read (a keyset
+	// cursor), so the engine ranks a short window instead of every
+	// company up to the offset. It starts from the first page even when
+	// resuming at from, and reads (without hydrating more than a page at
+	// a time) up to there.
+	keyset := pl.vector == nil
+	lastScore, ties := -1, 0
+	for off := 0; ; off += page {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if !keyset && off < from {
+			off = from
 		}
 		search := index.Search{Filter: pl.filter, Offset: off, Limit: page, MinSimilarity: -2}
 		if pl.vector != nil {
@@ -39,9 +51,34 @@ func (s *Companies) Scan(ctx context.Context, d Discover, from, page int, fn Sca
 			search.MinSimilarity = pl.minSim
 			search.WithVectors = pl.explain.needVectors()
 		}
+		if keyset && lastScore >= 0 {
+			search.Filter = andAlso(pl.filter, index.Or{index.Range{Field: index.ScoreField, Max: index.IntPtr(lastScore)},
+				index.Not{Filter: index.Exists{Field: index.ScoreField}}})
+			search.Offset = ties
+		}
+		if keyset && off < from {
+			// Resuming: only the cursor is needed up to from.
+			search.Limit = min(page, from-off)
+		}
 		res, err := s.Engine.SearchCompanies(ctx, search)
 		if err != nil {
 			return fmt.Errorf("discover scan at %d: %w", off, err)
+		}
+		if keyset {
+			for _, h := range res.Hits {
+				if h.Company.Score == lastScore {
+					ties++
+				} else {
+					lastScore, ties = h.Company.Score, 1
+				}
+			}
+		}
+		if keyset && off < from {
+			if len(res.Hits) == 0 || search.Offset+search.Limit >= res.Total {
+				return nil
+			}
+			off -= page - search.Limit // the next page starts right after these
+			continue
 		}
 		ms := make([]Match, 0, len(res.Hits))
 		for _, h := range res.Hits {
@@ -56,7 +93,7 @@ func (s *Companies) Scan(ctx context.Context, d Discover, from, page int, fn Sca
 		}
 		// The total, not a short page, ends the ranking: a page is short
 		// too when a company was deleted between ranking and reading.
-		last := off+page >= res.Total
+		last := search.Offset+page >= res.Total
 		if len(ms) > 0 || last {
 			more, err := fn(off, ms)
 			if err != nil || !more {

@@ -35,6 +35,8 @@ WAITERS = {
     "email-find-batch": ("batch_id", "/v1/email/batch/{id}/results"),
     "admin-refreshes-run": ("task_id", "/v1/admin/refresh-runs/{id}"),
     "crm-suppress": ("task_id", "/v1/crm/suppress/status/{id}"),
+    "export-discover": ("task_id", "/v1/exports/{id}"),
+    "export-contacts": ("task_id", "/v1/exports/{id}"),
 }
 
 
