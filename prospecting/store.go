@@ -76,6 +76,9 @@ type Store interface {
 	// organization already has a run with r.IdemKey, which it returns with
 	// created false.
 	CreateRun(ctx context.Context, r Record) (run Record, created bool, err error)
+	// RunByKey returns the organization's run started with an
+	// idempotency key; ok false when there is none.
+	RunByKey(ctx context.Context, orgID, key string) (run Record, ok bool, err error)
 	// GetRun returns an organization's run; ErrNotFound for an unknown id
 	// or another organization's run.
 	GetRun(ctx context.Context, orgID, id string) (Record, error)

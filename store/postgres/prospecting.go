@@ -86,6 +86,18 @@ func (s *Store) UpdateRun(ctx context.Context, r prospecting.Record) (prospectin
 	return r, nil
 }
 
+// RunByKey implements prospecting.Store.
+func (s *Store) RunByKey(ctx context.Context, orgID, key string) (prospecting.Record, bool, error) {
+	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = $1 AND idem_key = $2`, orgID, key))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("prospecting run by key: %w", err)
+	}
+	return r, true, nil
+}
+
 // ActiveRun implements prospecting.Store.
 func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (prospecting.Record, bool, error) {
 	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = $1 AND user_id = $2 AND status IN ('queued', 'running')`, orgID, userID))

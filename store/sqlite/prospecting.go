@@ -83,6 +83,18 @@ func (s *Store) UpdateRun(ctx context.Context, r prospecting.Record) (prospectin
 	return r, nil
 }
 
+// RunByKey implements prospecting.Store.
+func (s *Store) RunByKey(ctx context.Context, orgID, key string) (prospecting.Record, bool, error) {
+	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = ? AND idem_key = ?`, orgID, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("prospecting run by key: %w", err)
+	}
+	return r, true, nil
+}
+
 // ActiveRun implements prospecting.Store.
 func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (prospecting.Record, bool, error) {
 	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = ? AND user_id = ? AND status IN ('queued', 'running')`, orgID, userID))

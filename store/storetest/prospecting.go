@@ -70,6 +70,12 @@ func testRunCreate(t *testing.T, s ProspectingStore) {
 	if err != nil || got.ReqHash != "h1" || got.Rev != 1 || string(got.Data) != `{"a":1}` || got.Status != prospecting.StatusDrafting {
 		t.Fatalf("GetRun = %+v, %v", got, err)
 	}
+	if byKey, ok, err := s.RunByKey(ctx, m.org, "k1"); err != nil || !ok || byKey.ID != ids[0] {
+		t.Fatalf("RunByKey = %+v %v %v", byKey, ok, err)
+	}
+	if _, ok, err := s.RunByKey(ctx, other.org, "k1"); err != nil || ok {
+		t.Fatalf("RunByKey of another organization: %v %v", ok, err)
+	}
 	if _, err := s.GetRun(ctx, other.org, ids[0]); !errors.Is(err, prospecting.ErrNotFound) {
 		t.Fatalf("another organization's run: %v", err)
 	}
