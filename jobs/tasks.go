@@ -9,6 +9,7 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
@@ -57,6 +58,10 @@ type Config struct {
 	// Research runs the research task kinds (gen, personas, ICP
 	// validation, contact generation); they are not wired when nil.
 	Research *research.Pipeline
+	// Prospecting runs managed prospecting runs; not wired when nil.
+	// New sets its Tasks to the runner it returns (runs queue their own
+	// steps).
+	Prospecting *prospecting.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -81,6 +86,10 @@ func New(c Config) *Runner {
 	handle(r, query.KindContactMatch, (&query.ContactMatchTask{Contacts: contacts, Orgs: c.State, Biller: biller}).Run)
 	if c.Research != nil {
 		RegisterResearch(r, c.Research)
+	}
+	if c.Prospecting != nil {
+		handle(r, prospecting.TaskKind, c.Prospecting.Run)
+		c.Prospecting.Tasks = r
 	}
 	return r
 }

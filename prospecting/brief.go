@@ -21,7 +21,7 @@ var (
 		"a": 1, "an": 1, "a couple of": 2, "a few": 3}
 	numPat      = `(\d[\d,_.]*k?|one|two|three|four|five|six|seven|eight|nine|ten)`
 	companiesRe = regexp.MustCompile(`(?i)\b` + numPat + `\s+(?:[a-z-]+\s+){0,3}?(?:companies|company|accounts|businesses|firms|organizations|organisations|brands|startups|agencies|vendors|retailers|manufacturers|banks|lookalikes)\b`)
-	peopleRe    = regexp.MustCompile(`(?i)\b` + numPat + `\s+(?:[a-z-]+\s+){0,3}?(?:people|persons|contacts|decision[- ]makers|executives|leads|buyers|stakeholders|employees)\s+(?:at|per|in|from|for)\s+(?:each|every|per|the|those|these)?`)
+	peopleRe    = regexp.MustCompile(`(?i)\b` + numPat + `\s+(?:[a-z-]+\s+){0,3}?(?:people|persons|contacts|decision[- ]makers|executives|leads|leaders|heads|managers|directors|officers|founders|vps|buyers|stakeholders|employees)\s+(?:at|per|in|from|for)\s+(?:each|every|per|the|those|these)?`)
 	accountsRe  = regexp.MustCompile(`(?i)\b(companies only|only companies|just companies|accounts only|only accounts|just accounts|no contacts|without contacts|no people|list of companies|company list|account list)\b`)
 )
 
@@ -103,4 +103,26 @@ func joinCounts(m map[int]bool) string {
 		parts[i] = strconv.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// countRe finds a count before a noun ("20 SaaS companies").
+var countRe = regexp.MustCompile(`(?i)\b` + numPat + `\s+`)
+
+// CompanyText is the part of a brief that describes the companies: the
+// people asked for ("2 finance leaders at each") and counts taken out, so
+// neither becomes a company filter or ICP word.
+func CompanyText(brief string) string {
+	s := peopleRe.ReplaceAllString(brief, " ")
+	s = companiesRe.ReplaceAllStringFunc(s, func(m string) string { return countRe.ReplaceAllString(m, "") })
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// PersonaText is the part of a brief that describes the people, or the
+// whole brief when no phrase names them.
+func PersonaText(brief string) string {
+	ms := peopleRe.FindAllString(brief, -1)
+	if len(ms) == 0 {
+		return brief
+	}
+	return strings.Join(ms, "; ")
 }

@@ -57,7 +57,7 @@ func (s *Service) planMessage(ctx context.Context, r Run) error {
 // personaOf is the persona a leads brief asks for: the titles, seniorities
 // and departments the deterministic reader finds in it.
 func personaOf(brief string) string {
-	x := query.ExtractPersona(brief)
+	x := query.ExtractPersona(PersonaText(brief))
 	var parts []string
 	parts = append(parts, x.Titles...)
 	parts = append(parts, x.Seniority...)

@@ -26,12 +26,12 @@ var stopWords = map[string]bool{"find": true, "companies": true, "company": true
 	"that": true, "this": true, "from": true, "their": true, "them": true, "they": true, "have": true, "each": true, "every": true, "people": true,
 	"contacts": true, "contact": true, "emails": true, "email": true, "working": true, "most": true, "least": true, "about": true, "into": true,
 	"based": true, "over": true, "under": true, "than": true, "more": true, "less": true, "only": true, "just": true, "list": true, "want": true,
-	"need": true, "some": true, "many": true, "three": true, "five": true, "seven": true, "eight": true, "nine": true, "businesses": true,
+	"need": true, "offering": true, "offer": true, "selling": true, "sell": true, "provide": true, "providing": true, "similar": true, "some": true, "many": true, "three": true, "five": true, "seven": true, "eight": true, "nine": true, "businesses": true,
 	"firms": true, "accounts": true, "leads": true, "decision": true, "makers": true, "where": true, "which": true, "what": true, "will": true}
 
 // NewNativeCheck reads a brief once for many checks.
 func NewNativeCheck(brief string) *NativeCheck {
-	n := &NativeCheck{x: query.ExtractPrompt(brief)}
+	n := &NativeCheck{x: query.ExtractPrompt(CompanyText(brief))}
 	// People words describe the persona, not the company.
 	text := query.ExtractPersona(n.x.ICPText).Text
 	seen := map[string]bool{}

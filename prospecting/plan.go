@@ -265,7 +265,7 @@ func discoverOf(brief string, examples []string, offset, n int) (query.Discover,
 	if len(examples) > 0 {
 		v["domain"] = examples[:min(len(examples), query.MaxExampleDomains)]
 	} else {
-		prompt := brief
+		prompt := CompanyText(brief)
 		if len([]rune(prompt)) > query.MaxPromptChars {
 			prompt = string([]rune(prompt)[:query.MaxPromptChars])
 		}

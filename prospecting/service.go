@@ -566,15 +566,20 @@ func (s *Service) Reply(ctx context.Context, a Actor, id string, in ReplyRequest
 	}
 }
 
-// Results returns the saved query holding the run's results, ErrConflict
-// while it has none yet (they are saved when it pauses or ends).
-func (s *Service) Results(ctx context.Context, orgID, id string) (saved.Query, error) {
+// Results returns the saved query holding an ended run's results and
+// their rows; ErrConflict while the run has not ended (results are saved
+// when it ends).
+func (s *Service) Results(ctx context.Context, orgID, id string) (saved.Query, []ResultRow, error) {
 	r, err := s.load(ctx, orgID, id)
 	if err != nil {
-		return saved.Query{}, err
+		return saved.Query{}, nil, err
 	}
 	if r.Data.ResultsQueryID == "" {
-		return saved.Query{}, fmt.Errorf("run is %s; results are saved when it pauses or ends: %w", r.Status, ErrConflict)
+		return saved.Query{}, nil, fmt.Errorf("run is %s; results are saved when it ends: %w", r.Status, ErrConflict)
 	}
-	return s.State.SavedQuery(ctx, orgID, r.Data.ResultsQueryID)
+	q, err := s.State.SavedQuery(ctx, orgID, r.Data.ResultsQueryID)
+	if err != nil {
+		return q, nil, fmt.Errorf("run %s results: %w", id, err)
+	}
+	return q, Rows(r), nil
 }
