@@ -850,7 +850,7 @@ func (s *Service) stepEmails(ctx context.Context, r *Run) (bool, error) {
 				continue
 			}
 			c.EmailStatus = emailNotFound
-			if j.Result != nil && j.Result.Result != nil && j.Result.Withheld == "" && j.Result.Status == "valid" {
+			if j.Result != nil && j.Result.Result != nil && j.Result.Withheld == "" && j.Result.Status == email.StatusFound {
 				c.Email, c.EmailStatus = j.Result.Result.Email, emailFound
 			}
 		}

@@ -85,3 +85,35 @@ func TestAccountsRun(t *testing.T) {
 		t.Fatalf("results: %d domains, rows %+v", q.DomainCount, rows[:1])
 	}
 }
+
+func TestLeadsRun(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	r := e.startApproved(t, "leads-1", prospecting.Request{Brief: billingBrief})
+	if r.Data.Plan.TargetCompanies != 20 || r.Data.Plan.ContactsPerCompany != 2 || r.Data.Plan.Deliverable != "leads" {
+		t.Fatalf("plan %+v", r.Data.Plan)
+	}
+	r = e.waitStatus(t, r.ID, 90*time.Second, prospecting.StatusCompleted)
+	c := r.Data.Progress.Count()
+	t.Logf("leads run: %+v stop %s round %d", c, r.Data.StopReason, r.Data.Progress.Round)
+	if r.Data.StopReason != prospecting.StopTargetReached || c.Covered < 20 {
+		t.Fatalf("stop %s, counts %+v", r.Data.StopReason, c)
+	}
+	u := e.usage(t)
+	found := 0
+	for _, k := range r.Data.Progress.Contacts {
+		if k.EmailStatus == "found" {
+			found++
+		}
+	}
+	if found == 0 || u.Records[store.KindEmail] != found || u.Records[store.KindCompany] != c.Fit {
+		t.Fatalf("billed %+v; fit %d, found emails %d", u.Records, c.Fit, found)
+	}
+	_, rows, err := e.svc.Results(context.Background(), e.actor.Org.ID, r.ID)
+	if err != nil || len(rows) != c.Fit {
+		t.Fatalf("results %d rows, %v", len(rows), err)
+	}
+	msgs, _ := e.svc.Messages(context.Background(), e.actor.Org.ID, r.ID, 0)
+	if len(msgs) < 3 {
+		t.Fatalf("messages %d", len(msgs))
+	}
+}
