@@ -25,6 +25,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
@@ -96,6 +97,9 @@ type Deps struct {
 	// integration and research routes are served when set.
 	Integrations *integrations.Service
 	Research     *research.Pipeline
+	// Prospecting plans and runs managed prospecting runs (its task body
+	// runs on Tasks); the /v1/prospecting routes are served when set.
+	Prospecting *prospecting.Service
 }
 
 // Server is the HTTP API.
@@ -181,6 +185,7 @@ func New(d Deps) *Server {
 	s.registerLookup()
 	s.registerEmail()
 	s.registerResearch(s.registerIntegrations())
+	s.registerProspecting()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

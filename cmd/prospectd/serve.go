@@ -117,14 +117,20 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("integration secrets: %w", err)
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
-	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
+	runs := prospectingService(st, eng, plans, names, integrationSvc, pipeline, log)
+	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline,
+		Prospecting: runs}
 	tasks := jobs.New(jc)
 	emailTasks, emails, err := jobs.NewEmail(jc, st, emailCfg)
 	if err != nil {
 		return err
 	}
+	if runs != nil {
+		runs.Email = emails
+	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath,
+		Prospecting: runs})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, Log: log}, *b.dataDir)
 	if err != nil {
