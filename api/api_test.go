@@ -9,15 +9,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/index/enginetest"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
+	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -94,8 +98,14 @@ func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 func newServer(d Deps) *Server {
 	if d.Tasks == nil {
 		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
+		if pst, ok := d.Store.(prospecting.State); ok && d.Prospecting == nil && d.Integrations != nil {
+			companies := &query.Companies{Engine: d.Engine}
+			d.Prospecting = &prospecting.Service{State: pst, Biller: &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now}, Plans: d.Plans,
+				Engine: d.Engine, Companies: companies, Contacts: &query.ContactService{Engine: d.Engine, Companies: companies}, Names: d.Names,
+				Integrations: d.Integrations, Research: d.Research, Log: d.Log, Now: d.Now, Poll: 20 * time.Millisecond}
+		}
 		d.Tasks = jobs.New(jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,
-			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research})
+			Plans: d.Plans, Now: d.Now, Log: d.Log, Workers: 2, Research: d.Research, Prospecting: d.Prospecting})
 	}
 	if d.Email == nil {
 		var err error
@@ -103,6 +113,9 @@ func newServer(d Deps) *Server {
 		if err != nil {
 			panic(err)
 		}
+	}
+	if d.Prospecting != nil && d.Prospecting.Email == nil {
+		d.Prospecting.Email = d.Email
 	}
 	return New(d)
 }

@@ -169,6 +169,10 @@ func (s *Server) registerProspecting() {
 	if svc == nil {
 		return
 	}
+	if svc.Tasks == nil {
+		s.deps.Log.Warn().Msg("the prospecting service has no task runner (jobs.Config.Prospecting): the /v1/prospecting routes are not served")
+		return
+	}
 	tag := []string{"Prospecting"}
 	actor := func(ctx context.Context) (prospecting.Actor, error) {
 		pr, err := s.paid(ctx, store.PlanStarter)
