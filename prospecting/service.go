@@ -61,8 +61,8 @@ type Service struct {
 	Research *research.Pipeline
 	// Email finds addresses; nil leaves contacts without one.
 	Email *email.Service
-	Log      zerolog.Logger
-	Now      func() time.Time
+	Log   zerolog.Logger
+	Now   func() time.Time
 	// Poll is how often a run waits on email lookups (250 ms when 0).
 	Poll time.Duration
 	// BatchSize is how many companies a step checks or researches (25
