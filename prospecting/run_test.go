@@ -2,6 +2,8 @@ package prospecting_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +117,74 @@ func TestLeadsRun(t *testing.T) {
 	msgs, _ := e.svc.Messages(context.Background(), e.actor.Org.ID, r.ID, 0)
 	if len(msgs) < 3 {
 		t.Fatalf("messages %d", len(msgs))
+	}
+}
+
+func TestAskRunPausesAtContactsReview(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	r := e.startApproved(t, "ask-1", prospecting.Request{Brief: billingBrief, Checkpoints: ptr("ask"), TargetCompanies: ptr(10)})
+	r = e.waitStatus(t, r.ID, 60*time.Second, prospecting.StatusPaused)
+	if r.Data.Checkpoint != prospecting.CheckpointContactsReview {
+		t.Fatalf("paused at %q", r.Data.Checkpoint)
+	}
+	before := e.usage(t)
+	if before.Records[store.KindEmail] != 0 {
+		t.Fatalf("emails looked up before the review: %+v", before.Records)
+	}
+	msgs, _ := e.svc.Messages(context.Background(), e.actor.Org.ID, r.ID, 0)
+	last := msgs[len(msgs)-1]
+	if !strings.Contains(string(last.Body), `"checkpoint":"contacts_review"`) || !strings.Contains(string(last.Body), "lookups") {
+		t.Fatalf("checkpoint message %s", last.Body)
+	}
+	ctx := context.Background()
+	if _, err := e.svc.Reply(ctx, e.actor, r.ID, prospecting.ReplyRequest{Checkpoint: "top_up", Action: "continue"}); err == nil {
+		t.Fatal("reply to the wrong checkpoint accepted")
+	}
+	if _, err := e.svc.Reply(ctx, e.actor, r.ID, prospecting.ReplyRequest{Checkpoint: "contacts_review", Action: "continue"}); err != nil {
+		t.Fatal(err)
+	}
+	r = e.waitStatus(t, r.ID, 60*time.Second, prospecting.StatusCompleted)
+	c := r.Data.Progress.Count()
+	if r.Data.StopReason != prospecting.StopTargetReached || c.Covered < 10 || e.usage(t).Records[store.KindEmail] == 0 {
+		t.Fatalf("after the reply: stop %s counts %+v", r.Data.StopReason, c)
+	}
+}
+
+func TestCreditLimitKeepsResults(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	// Team plan: $0.012 a record, so $0.30 pays for 25 records.
+	r := e.startApproved(t, "cheap-1", prospecting.Request{Brief: billingBrief, MaxSpendUSD: ptr(0.30)})
+	r = e.waitStatus(t, r.ID, 60*time.Second, prospecting.StatusCompleted)
+	c := r.Data.Progress.Count()
+	u := e.usage(t)
+	t.Logf("credit-limited run: %+v billed %+v", c, u.Records)
+	if r.Data.StopReason != prospecting.StopCreditLimit || c.Records > 25 || u.Credits > 25 || c.Fit == 0 {
+		t.Fatalf("stop %s, counts %+v, credits %d", r.Data.StopReason, c, u.Credits)
+	}
+	_, rows, err := e.svc.Results(context.Background(), e.actor.Org.ID, r.ID)
+	if err != nil || len(rows) != c.Fit {
+		t.Fatalf("results kept: %d rows for %d fit, %v", len(rows), c.Fit, err)
+	}
+}
+
+func TestOneActiveRunPerActor(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	ctx := context.Background()
+	a := e.startApproved(t, "busy-1", prospecting.Request{Brief: billingBrief, Checkpoints: ptr("ask")})
+	// While the first is queued or running, another start is refused with
+	// when to retry; repeating the accepted start is not.
+	for {
+		r, _ := e.svc.Get(ctx, e.actor.Org.ID, a.ID)
+		if r.Status != prospecting.StatusQueued && r.Status != prospecting.StatusRunning {
+			t.Skipf("run reached %s before the check", r.Status)
+		}
+		_, _, err := e.svc.Start(ctx, e.actor, "busy-2", prospecting.Request{Brief: billingBrief})
+		if !errors.Is(err, prospecting.ErrBusy) || !strings.Contains(err.Error(), "retry") {
+			t.Fatalf("second start: %v", err)
+		}
+		if r2, created, err := e.svc.Start(ctx, e.actor, "busy-1", prospecting.Request{Brief: billingBrief, Checkpoints: ptr("ask")}); err != nil || created || r2.ID != a.ID {
+			t.Fatalf("repeated start: %v %v", created, err)
+		}
+		break
 	}
 }
