@@ -174,7 +174,21 @@ type Outcome struct {
 // Run is the task body of a run: it plans a drafting run, and advances a
 // queued or running one step by step — each step persisted — until it
 // pauses at a checkpoint or ends.
-func (s *Service) Run(ctx context.Context, _ store.Task, in TaskInput, progress func(int)) (Outcome, error) {
+func (s *Service) Run(ctx context.Context, t store.Task, in TaskInput, progress func(int)) (Outcome, error) {
+	r, err := s.owner(ctx, t, in)
+	if err != nil || r == nil {
+		return Outcome{RunID: in.RunID, Status: "superseded"}, err
+	}
+	if t.Attempts > 1 {
+		if r.Status == StatusDrafting || r.Status == StatusQueued || r.Status == StatusRunning {
+			// A resumed task hands the run to a fresh task: a run killed
+			// again and again never exhausts one task's attempts.
+			if err := s.submit(ctx, r); err != nil {
+				return Outcome{}, err
+			}
+			return Outcome{RunID: r.ID, Status: "handed_off"}, nil
+		}
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return Outcome{}, err
@@ -182,6 +196,9 @@ func (s *Service) Run(ctx context.Context, _ store.Task, in TaskInput, progress 
 		r, err := s.load(ctx, in.OrgID, in.RunID)
 		if err != nil {
 			return Outcome{}, err
+		}
+		if r.Data.TaskID != t.ID {
+			return Outcome{RunID: r.ID, Status: "superseded"}, nil
 		}
 		out := Outcome{RunID: r.ID, Status: r.Status}
 		var stepErr error
@@ -242,6 +259,33 @@ func (s *Service) Run(ctx context.Context, _ store.Task, in TaskInput, progress 
 			return out, err
 		}
 		return Outcome{RunID: r.ID, Status: StatusFailed}, nil
+	}
+}
+
+// ownerWait bounds how long a task waits for its submitter to record it
+// as the run's driver.
+const ownerWait = 3 * time.Second
+
+// owner returns the run once it names t as its driver, nil when another
+// task drives it: a task queued by a submitter that died before
+// recording it, or one a later task superseded.
+func (s *Service) owner(ctx context.Context, t store.Task, in TaskInput) (*Run, error) {
+	deadline := time.Now().Add(ownerWait)
+	for {
+		r, err := s.load(ctx, in.OrgID, in.RunID)
+		if err != nil {
+			return nil, err
+		}
+		if r.Data.TaskID == t.ID {
+			return &r, nil
+		}
+		if time.Now().After(deadline) {
+			s.Log.Debug().Str("run", r.ID).Str("task", t.ID).Msg("another task drives the run")
+			return nil, nil
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return nil, err
+		}
 	}
 }
 
