@@ -102,7 +102,12 @@ type Contact struct {
 	RoleFit     string `json:"role_fit"`
 	RoleReason  string `json:"role_reason"`
 	Billed      bool   `json:"billed,omitempty"`
+	EmailTries  int    `json:"email_tries,omitempty"`
 }
+
+// maxEmailTries bounds the lookups of one contact that end without a
+// verdict.
+const maxEmailTries = 3
 
 // Email statuses of a kept contact.
 const (
@@ -894,9 +899,15 @@ func (s *Service) stepEmails(ctx context.Context, r *Run) (bool, error) {
 				continue
 			}
 			c.EmailStatus = emailNotFound
-			if j.Result != nil && j.Result.Result != nil && j.Result.Withheld == "" && j.Result.Status == email.StatusFound {
+			switch {
+			case j.Result != nil && j.Result.Result != nil && j.Result.Withheld == "" && j.Result.Status == email.StatusFound:
 				c.Email, c.EmailStatus = j.Result.Result.Email, emailFound
+			case j.Status == store.EmailFailed && j.Result == nil && c.EmailTries < maxEmailTries:
+				// The lookup never ran to a verdict (its batch was given up
+				// after repeated crashes): ask again in a later batch.
+				c.EmailStatus = ""
 			}
+			c.EmailTries++
 		}
 		pr.EmailBatch = ""
 		return false, nil
@@ -914,7 +925,9 @@ func (s *Service) stepEmails(ctx context.Context, r *Run) (bool, error) {
 		pr.Step = stepEvaluate
 		return false, nil
 	}
-	todo = todo[:min(len(todo), email.MaxBatch)]
+	// One batch per step, sized like a step of companies, so a step
+	// never holds the run for long.
+	todo = todo[:min(len(todo), email.MaxBatch, s.batchSize()*r.Data.Plan.ContactsPerCompany)]
 	sub := email.Submission{Kind: email.KindFind, Round: "prospecting:" + r.ID}
 	for _, k := range todo {
 		c := pr.Contacts[k]

@@ -34,6 +34,7 @@ func runServe(ctx context.Context, args []string) error {
 	mailFrom := fs.String("mail-from", "PROSPECT_MAIL_FROM", "", "sender address of signup emails")
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
+	runBatch := fs.Int("prospecting-batch", "PROSPECT_PROSPECTING_BATCH", 25, "companies a prospecting run checks or researches per persisted step")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
@@ -126,7 +127,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	if runs != nil {
-		runs.Email = emails
+		runs.Email, runs.BatchSize = emails, *runBatch
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
 		Integrations: integrationSvc, Research: pipeline, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath,
