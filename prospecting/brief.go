@@ -20,7 +20,7 @@ var (
 	numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 		"a": 1, "an": 1, "a couple of": 2, "a few": 3}
 	numPat      = `(\d[\d,_.]*k?|one|two|three|four|five|six|seven|eight|nine|ten)`
-	companiesRe = regexp.MustCompile(`(?i)\b` + numPat + `\s+(?:[a-z-]+\s+){0,3}?(?:companies|company|accounts|businesses|firms|organizations|organisations|brands|startups|agencies|vendors|retailers|manufacturers|banks|lookalikes)\b`)
+	companiesRe = regexp.MustCompile(`(?i)\b` + numPat + `\s+(?:[\p{L}\d&-]+\s+){0,3}?(?:companies|company|accounts|businesses|firms|organizations|organisations|brands|startups|agencies|vendors|retailers|manufacturers|banks|lookalikes)\b`)
 	peopleRe    = regexp.MustCompile(`(?i)\b` + numPat + `\s+(?:[a-z-]+\s+){0,3}?(?:people|persons|contacts|decision[- ]makers|executives|leads|leaders|heads|managers|directors|officers|founders|vps|buyers|stakeholders|employees)\s+(?:at|per|in|from|for)\s+(?:each|every|per|the|those|these)?`)
 	accountsRe  = regexp.MustCompile(`(?i)\b(companies only|only companies|just companies|accounts only|only accounts|just accounts|no contacts|without contacts|no people|list of companies|company list|account list)\b`)
 )

@@ -20,6 +20,7 @@ func TestReadBrief(t *testing.T) {
 		{"find 20000 companies in payroll software", 0, 0, false, 1},
 		{"find 40 companies with 12 people at each company", 40, 0, false, 1},
 		{"payroll software sellers in France", 0, 0, false, 0},
+		{"Find 200 B2B companies and 2 managers at each", 200, 2, false, 0},
 	} {
 		q := ReadBrief(tc.brief)
 		if q.Target != tc.target || q.ContactsPer != tc.per || q.AccountsOnly != tc.accounts || len(q.Questions) != tc.questions {

@@ -110,7 +110,7 @@ func TestBenchmarkLeadsRun200(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	withProviders(t, e, 50*time.Millisecond)
 	start := time.Now()
-	r := e.startApproved(t, "bench", prospecting.Request{Brief: "Find 200 B2B software companies and 2 managers at each"})
+	r := e.startApproved(t, "bench", prospecting.Request{Brief: "Find 200 B2B companies and 2 managers at each"})
 	r = e.waitStatus(t, r.ID, 5*time.Minute, prospecting.StatusCompleted)
 	took := time.Since(start)
 	c := r.Data.Progress.Count()
