@@ -52,4 +52,6 @@ func builtinSearchCost(provider string, searches int) float64 {
 
 // ModelCost is the list-price estimate of a call of in prompt and out
 // completion tokens (0 for a model not listed); planners estimate with it.
-func ModelCost(provider, model string, in, out int64) float64 { return modelCost(provider, model, in, out) }
+func ModelCost(provider, model string, in, out int64) float64 {
+	return modelCost(provider, model, in, out)
+}

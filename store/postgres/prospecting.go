@@ -9,16 +9,15 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/store"
 )
 
-var _ prospecting.Store = (*Store)(nil)
+var _ store.ProspectingRuns = (*Store)(nil)
 
 const runColumns = `id, org_id, user_id, idem_key, req_hash, status, rev, data, created_at, updated_at`
 
-func scanRun(r pgx.Row) (prospecting.Record, error) {
-	var x prospecting.Record
+func scanRun(r pgx.Row) (store.ProspectingRun, error) {
+	var x store.ProspectingRun
 	var data []byte
 	if err := r.Scan(&x.ID, &x.OrgID, &x.UserID, &x.IdemKey, &x.ReqHash, &x.Status, &x.Rev, &data, &x.CreatedAt, &x.UpdatedAt); err != nil {
 		return x, err
@@ -28,8 +27,8 @@ func scanRun(r pgx.Row) (prospecting.Record, error) {
 	return x, nil
 }
 
-// CreateRun implements prospecting.Store.
-func (s *Store) CreateRun(ctx context.Context, r prospecting.Record) (prospecting.Record, bool, error) {
+// CreateRun implements store.ProspectingRuns.
+func (s *Store) CreateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, bool, error) {
 	r.ID = uuid.NewString()
 	t := now()
 	r.Rev, r.CreatedAt, r.UpdatedAt = 1, t, t
@@ -52,14 +51,14 @@ func (s *Store) CreateRun(ctx context.Context, r prospecting.Record) (prospectin
 	return got, false, nil
 }
 
-// GetRun implements prospecting.Store.
-func (s *Store) GetRun(ctx context.Context, orgID, id string) (prospecting.Record, error) {
+// GetRun implements store.ProspectingRuns.
+func (s *Store) GetRun(ctx context.Context, orgID, id string) (store.ProspectingRun, error) {
 	if _, err := uuid.Parse(id); err != nil {
-		return prospecting.Record{}, fmt.Errorf("run %s: %w", id, prospecting.ErrNotFound)
+		return store.ProspectingRun{}, fmt.Errorf("run %s: %w", id, store.ErrRunNotFound)
 	}
 	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE id = $1 AND org_id = $2`, id, orgID))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return r, fmt.Errorf("run %s: %w", id, prospecting.ErrNotFound)
+		return r, fmt.Errorf("run %s: %w", id, store.ErrRunNotFound)
 	}
 	if err != nil {
 		return r, fmt.Errorf("get prospecting run: %w", err)
@@ -67,27 +66,27 @@ func (s *Store) GetRun(ctx context.Context, orgID, id string) (prospecting.Recor
 	return r, nil
 }
 
-// UpdateRun implements prospecting.Store.
-func (s *Store) UpdateRun(ctx context.Context, r prospecting.Record) (prospecting.Record, error) {
+// UpdateRun implements store.ProspectingRuns.
+func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, error) {
 	t := now()
 	tag, err := s.pool.Exec(ctx, `UPDATE prospecting_runs SET status = $1, data = $2, rev = rev + 1, updated_at = $3 WHERE id = $4 AND org_id = $5 AND rev = $6`,
 		r.Status, []byte(r.Data), t, r.ID, r.OrgID, r.Rev)
 	if pgCode(err) == uniqueViolation {
-		return r, fmt.Errorf("run %s: %w", r.ID, prospecting.ErrBusy)
+		return r, fmt.Errorf("run %s: %w", r.ID, store.ErrRunBusy)
 	}
 	if err != nil {
 		return r, fmt.Errorf("update prospecting run: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return r, fmt.Errorf("run %s at rev %d: %w", r.ID, r.Rev, prospecting.ErrStale)
+		return r, fmt.Errorf("run %s at rev %d: %w", r.ID, r.Rev, store.ErrRunStale)
 	}
 	r.Rev++
 	r.UpdatedAt = t
 	return r, nil
 }
 
-// RunByKey implements prospecting.Store.
-func (s *Store) RunByKey(ctx context.Context, orgID, key string) (prospecting.Record, bool, error) {
+// RunByKey implements store.ProspectingRuns.
+func (s *Store) RunByKey(ctx context.Context, orgID, key string) (store.ProspectingRun, bool, error) {
 	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = $1 AND idem_key = $2`, orgID, key))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, false, nil
@@ -98,8 +97,8 @@ func (s *Store) RunByKey(ctx context.Context, orgID, key string) (prospecting.Re
 	return r, true, nil
 }
 
-// ActiveRun implements prospecting.Store.
-func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (prospecting.Record, bool, error) {
+// ActiveRun implements store.ProspectingRuns.
+func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (store.ProspectingRun, bool, error) {
 	r, err := scanRun(s.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = $1 AND user_id = $2 AND status IN ('queued', 'running')`, orgID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, false, nil
@@ -110,9 +109,9 @@ func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (prospectin
 	return r, true, nil
 }
 
-// PutMessage implements prospecting.Store. The run's row is locked so
+// PutMessage implements store.ProspectingRuns. The run's row is locked so
 // concurrent appends of one run take consecutive seqs.
-func (s *Store) PutMessage(ctx context.Context, runID string, m prospecting.Message) (prospecting.Message, error) {
+func (s *Store) PutMessage(ctx context.Context, runID string, m store.RunMessage) (store.RunMessage, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return m, fmt.Errorf("put run message: %w", err)
@@ -120,7 +119,7 @@ func (s *Store) PutMessage(ctx context.Context, runID string, m prospecting.Mess
 	defer tx.Rollback(ctx)
 	var one int
 	if err := tx.QueryRow(ctx, `SELECT 1 FROM prospecting_runs WHERE id = $1 FOR UPDATE`, runID).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
-		return m, fmt.Errorf("run %s: %w", runID, prospecting.ErrNotFound)
+		return m, fmt.Errorf("run %s: %w", runID, store.ErrRunNotFound)
 	} else if err != nil {
 		return m, fmt.Errorf("put run message: %w", err)
 	}
@@ -150,16 +149,16 @@ func (s *Store) PutMessage(ctx context.Context, runID string, m prospecting.Mess
 	return m, tx.Commit(ctx)
 }
 
-// Messages implements prospecting.Store.
-func (s *Store) Messages(ctx context.Context, runID string, after int64) ([]prospecting.Message, error) {
+// Messages implements store.ProspectingRuns.
+func (s *Store) Messages(ctx context.Context, runID string, after int64) ([]store.RunMessage, error) {
 	rows, err := s.pool.Query(ctx, `SELECT seq, key, body, created_at FROM prospecting_messages WHERE run_id = $1 AND seq > $2 ORDER BY seq`, runID, after)
 	if err != nil {
 		return nil, fmt.Errorf("run messages: %w", err)
 	}
 	defer rows.Close()
-	out := []prospecting.Message{}
+	out := []store.RunMessage{}
 	for rows.Next() {
-		var m prospecting.Message
+		var m store.RunMessage
 		var body []byte
 		if err := rows.Scan(&m.Seq, &m.Key, &body, &m.CreatedAt); err != nil {
 			return nil, fmt.Errorf("run messages: %w", err)

@@ -9,16 +9,15 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/store"
 )
 
-var _ prospecting.Store = (*Store)(nil)
+var _ store.ProspectingRuns = (*Store)(nil)
 
 const runColumns = `id, org_id, user_id, idem_key, req_hash, status, rev, data, created_at, updated_at`
 
-func scanRun(r rowScanner) (prospecting.Record, error) {
-	var x prospecting.Record
+func scanRun(r rowScanner) (store.ProspectingRun, error) {
+	var x store.ProspectingRun
 	var data []byte
 	var created, updated int64
 	if err := r.Scan(&x.ID, &x.OrgID, &x.UserID, &x.IdemKey, &x.ReqHash, &x.Status, &x.Rev, &data, &created, &updated); err != nil {
@@ -28,8 +27,8 @@ func scanRun(r rowScanner) (prospecting.Record, error) {
 	return x, nil
 }
 
-// CreateRun implements prospecting.Store.
-func (s *Store) CreateRun(ctx context.Context, r prospecting.Record) (prospecting.Record, bool, error) {
+// CreateRun implements store.ProspectingRuns.
+func (s *Store) CreateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, bool, error) {
 	r.ID = uuid.NewString()
 	t := now()
 	r.Rev, r.CreatedAt, r.UpdatedAt = 1, ts(t), ts(t)
@@ -52,11 +51,11 @@ func (s *Store) CreateRun(ctx context.Context, r prospecting.Record) (prospectin
 	return got, false, nil
 }
 
-// GetRun implements prospecting.Store.
-func (s *Store) GetRun(ctx context.Context, orgID, id string) (prospecting.Record, error) {
+// GetRun implements store.ProspectingRuns.
+func (s *Store) GetRun(ctx context.Context, orgID, id string) (store.ProspectingRun, error) {
 	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE id = ? AND org_id = ?`, id, orgID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("run %s: %w", id, prospecting.ErrNotFound)
+		return r, fmt.Errorf("run %s: %w", id, store.ErrRunNotFound)
 	}
 	if err != nil {
 		return r, fmt.Errorf("get prospecting run: %w", err)
@@ -64,27 +63,27 @@ func (s *Store) GetRun(ctx context.Context, orgID, id string) (prospecting.Recor
 	return r, nil
 }
 
-// UpdateRun implements prospecting.Store.
-func (s *Store) UpdateRun(ctx context.Context, r prospecting.Record) (prospecting.Record, error) {
+// UpdateRun implements store.ProspectingRuns.
+func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, error) {
 	t := now()
 	res, err := s.w.ExecContext(ctx, `UPDATE prospecting_runs SET status = ?, data = ?, rev = rev + 1, updated_at = ? WHERE id = ? AND org_id = ? AND rev = ?`,
 		r.Status, []byte(r.Data), t, r.ID, r.OrgID, r.Rev)
 	if isUnique(err) {
-		return r, fmt.Errorf("run %s: %w", r.ID, prospecting.ErrBusy)
+		return r, fmt.Errorf("run %s: %w", r.ID, store.ErrRunBusy)
 	}
 	if err != nil {
 		return r, fmt.Errorf("update prospecting run: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return r, fmt.Errorf("run %s at rev %d: %w", r.ID, r.Rev, prospecting.ErrStale)
+		return r, fmt.Errorf("run %s at rev %d: %w", r.ID, r.Rev, store.ErrRunStale)
 	}
 	r.Rev++
 	r.UpdatedAt = ts(t)
 	return r, nil
 }
 
-// RunByKey implements prospecting.Store.
-func (s *Store) RunByKey(ctx context.Context, orgID, key string) (prospecting.Record, bool, error) {
+// RunByKey implements store.ProspectingRuns.
+func (s *Store) RunByKey(ctx context.Context, orgID, key string) (store.ProspectingRun, bool, error) {
 	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = ? AND idem_key = ?`, orgID, key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
@@ -95,8 +94,8 @@ func (s *Store) RunByKey(ctx context.Context, orgID, key string) (prospecting.Re
 	return r, true, nil
 }
 
-// ActiveRun implements prospecting.Store.
-func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (prospecting.Record, bool, error) {
+// ActiveRun implements store.ProspectingRuns.
+func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (store.ProspectingRun, bool, error) {
 	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = ? AND user_id = ? AND status IN ('queued', 'running')`, orgID, userID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
@@ -107,8 +106,8 @@ func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (prospectin
 	return r, true, nil
 }
 
-// PutMessage implements prospecting.Store.
-func (s *Store) PutMessage(ctx context.Context, runID string, m prospecting.Message) (prospecting.Message, error) {
+// PutMessage implements store.ProspectingRuns.
+func (s *Store) PutMessage(ctx context.Context, runID string, m store.RunMessage) (store.RunMessage, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return m, fmt.Errorf("put run message: %w", err)
@@ -135,7 +134,7 @@ func (s *Store) PutMessage(ctx context.Context, runID string, m prospecting.Mess
 	if _, err := tx.ExecContext(ctx, `INSERT INTO prospecting_messages (run_id, seq, key, body, created_at) VALUES (?, ?, ?, ?, ?)`,
 		runID, m.Seq, m.Key, []byte(m.Body), t); err != nil {
 		if isForeignKey(err) {
-			return m, fmt.Errorf("run %s: %w", runID, prospecting.ErrNotFound)
+			return m, fmt.Errorf("run %s: %w", runID, store.ErrRunNotFound)
 		}
 		return m, fmt.Errorf("put run message: %w", err)
 	}
@@ -143,16 +142,16 @@ func (s *Store) PutMessage(ctx context.Context, runID string, m prospecting.Mess
 	return m, tx.Commit()
 }
 
-// Messages implements prospecting.Store.
-func (s *Store) Messages(ctx context.Context, runID string, after int64) ([]prospecting.Message, error) {
+// Messages implements store.ProspectingRuns.
+func (s *Store) Messages(ctx context.Context, runID string, after int64) ([]store.RunMessage, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT seq, key, body, created_at FROM prospecting_messages WHERE run_id = ? AND seq > ? ORDER BY seq`, runID, after)
 	if err != nil {
 		return nil, fmt.Errorf("run messages: %w", err)
 	}
 	defer rows.Close()
-	out := []prospecting.Message{}
+	out := []store.RunMessage{}
 	for rows.Next() {
-		var m prospecting.Message
+		var m store.RunMessage
 		var body []byte
 		var created int64
 		if err := rows.Scan(&m.Seq, &m.Key, &body, &created); err != nil {

@@ -7,14 +7,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/store"
 )
 
 // ProspectingStore is a state store that also keeps prospecting runs.
 type ProspectingStore interface {
 	store.Store
-	prospecting.Store
+	store.ProspectingRuns
 }
 
 // RunProspecting runs the prospecting-run suite; open must return a
@@ -37,7 +36,7 @@ func testRunCreate(t *testing.T, s ProspectingStore) {
 	ctx := context.Background()
 	m := newMember(t, s, "Acme", "a@acme.test")
 	other := newMember(t, s, "Other", "o@other.test")
-	rec := prospecting.Record{OrgID: m.org, UserID: m.user, IdemKey: "k1", ReqHash: "h1", Status: prospecting.StatusDrafting, Data: json.RawMessage(`{"a":1}`)}
+	rec := store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k1", ReqHash: "h1", Status: "drafting", Data: json.RawMessage(`{"a":1}`)}
 	var wg sync.WaitGroup
 	ids := make([]string, 20)
 	created := make([]bool, 20)
@@ -67,7 +66,7 @@ func testRunCreate(t *testing.T, s ProspectingStore) {
 		t.Fatalf("%d creations reported for one key", n)
 	}
 	got, err := s.GetRun(ctx, m.org, ids[0])
-	if err != nil || got.ReqHash != "h1" || got.Rev != 1 || string(got.Data) != `{"a":1}` || got.Status != prospecting.StatusDrafting {
+	if err != nil || got.ReqHash != "h1" || got.Rev != 1 || string(got.Data) != `{"a":1}` || got.Status != "drafting" {
 		t.Fatalf("GetRun = %+v, %v", got, err)
 	}
 	if byKey, ok, err := s.RunByKey(ctx, m.org, "k1"); err != nil || !ok || byKey.ID != ids[0] {
@@ -76,10 +75,10 @@ func testRunCreate(t *testing.T, s ProspectingStore) {
 	if _, ok, err := s.RunByKey(ctx, other.org, "k1"); err != nil || ok {
 		t.Fatalf("RunByKey of another organization: %v %v", ok, err)
 	}
-	if _, err := s.GetRun(ctx, other.org, ids[0]); !errors.Is(err, prospecting.ErrNotFound) {
+	if _, err := s.GetRun(ctx, other.org, ids[0]); !errors.Is(err, store.ErrRunNotFound) {
 		t.Fatalf("another organization's run: %v", err)
 	}
-	if _, err := s.GetRun(ctx, m.org, "not-a-run"); !errors.Is(err, prospecting.ErrNotFound) {
+	if _, err := s.GetRun(ctx, m.org, "not-a-run"); !errors.Is(err, store.ErrRunNotFound) {
 		t.Fatalf("unknown run: %v", err)
 	}
 	// The same key in another organization is another run.
@@ -94,20 +93,20 @@ func testRunCreate(t *testing.T, s ProspectingStore) {
 func testRunUpdate(t *testing.T, s ProspectingStore) {
 	ctx := context.Background()
 	m := newMember(t, s, "Acme", "a@acme.test")
-	r, _, err := s.CreateRun(ctx, prospecting.Record{OrgID: m.org, UserID: m.user, IdemKey: "k", Status: prospecting.StatusDrafting, Data: json.RawMessage(`{}`)})
+	r, _, err := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k", Status: "drafting", Data: json.RawMessage(`{}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Status, r.Data = prospecting.StatusProposed, json.RawMessage(`{"plan":1}`)
+	r.Status, r.Data = "proposed", json.RawMessage(`{"plan":1}`)
 	r2, err := s.UpdateRun(ctx, r)
 	if err != nil || r2.Rev != 2 {
 		t.Fatalf("UpdateRun = %+v, %v", r2, err)
 	}
-	if _, err := s.UpdateRun(ctx, r); !errors.Is(err, prospecting.ErrStale) {
+	if _, err := s.UpdateRun(ctx, r); !errors.Is(err, store.ErrRunStale) {
 		t.Fatalf("update at an old rev: %v", err)
 	}
 	got, _ := s.GetRun(ctx, m.org, r.ID)
-	if got.Status != prospecting.StatusProposed || string(got.Data) != `{"plan":1}` || got.Rev != 2 {
+	if got.Status != "proposed" || string(got.Data) != `{"plan":1}` || got.Rev != 2 {
 		t.Fatalf("after update: %+v", got)
 	}
 }
@@ -115,8 +114,8 @@ func testRunUpdate(t *testing.T, s ProspectingStore) {
 func testRunActive(t *testing.T, s ProspectingStore) {
 	ctx := context.Background()
 	m := newMember(t, s, "Acme", "a@acme.test")
-	mk := func(key string) prospecting.Record {
-		r, _, err := s.CreateRun(ctx, prospecting.Record{OrgID: m.org, UserID: m.user, IdemKey: key, Status: prospecting.StatusProposed, Data: json.RawMessage(`{}`)})
+	mk := func(key string) store.ProspectingRun {
+		r, _, err := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: key, Status: "proposed", Data: json.RawMessage(`{}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,28 +125,28 @@ func testRunActive(t *testing.T, s ProspectingStore) {
 	if _, ok, err := s.ActiveRun(ctx, m.org, m.user); ok || err != nil {
 		t.Fatalf("ActiveRun before any is queued: %v %v", ok, err)
 	}
-	a.Status = prospecting.StatusQueued
+	a.Status = "queued"
 	a, err := s.UpdateRun(ctx, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Status = prospecting.StatusQueued
-	if _, err := s.UpdateRun(ctx, b); !errors.Is(err, prospecting.ErrBusy) {
+	b.Status = "queued"
+	if _, err := s.UpdateRun(ctx, b); !errors.Is(err, store.ErrRunBusy) {
 		t.Fatalf("second queued run: %v", err)
 	}
 	if got, ok, err := s.ActiveRun(ctx, m.org, m.user); !ok || err != nil || got.ID != a.ID {
 		t.Fatalf("ActiveRun = %+v %v %v", got, ok, err)
 	}
-	a.Status = prospecting.StatusRunning
+	a.Status = "running"
 	if a, err = s.UpdateRun(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	a.Status = prospecting.StatusCompleted
+	a.Status = "completed"
 	if _, err = s.UpdateRun(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = s.GetRun(ctx, m.org, b.ID)
-	b.Status = prospecting.StatusQueued
+	b.Status = "queued"
 	if _, err := s.UpdateRun(ctx, b); err != nil {
 		t.Fatalf("queue after the first completed: %v", err)
 	}
@@ -156,9 +155,9 @@ func testRunActive(t *testing.T, s ProspectingStore) {
 func testRunMessages(t *testing.T, s ProspectingStore) {
 	ctx := context.Background()
 	m := newMember(t, s, "Acme", "a@acme.test")
-	r, _, _ := s.CreateRun(ctx, prospecting.Record{OrgID: m.org, UserID: m.user, IdemKey: "k", Status: prospecting.StatusDrafting, Data: json.RawMessage(`{}`)})
-	put := func(key, body string) prospecting.Message {
-		msg, err := s.PutMessage(ctx, r.ID, prospecting.Message{Key: key, Body: json.RawMessage(body)})
+	r, _, _ := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k", Status: "drafting", Data: json.RawMessage(`{}`)})
+	put := func(key, body string) store.RunMessage {
+		msg, err := s.PutMessage(ctx, r.ID, store.RunMessage{Key: key, Body: json.RawMessage(body)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +178,7 @@ func testRunMessages(t *testing.T, s ProspectingStore) {
 	if len(after) != 2 || after[0].Seq != 2 {
 		t.Fatalf("after 1: %+v", after)
 	}
-	if _, err := s.PutMessage(ctx, "00000000-0000-0000-0000-000000000000", prospecting.Message{Body: json.RawMessage(`{}`)}); !errors.Is(err, prospecting.ErrNotFound) {
+	if _, err := s.PutMessage(ctx, "00000000-0000-0000-0000-000000000000", store.RunMessage{Body: json.RawMessage(`{}`)}); !errors.Is(err, store.ErrRunNotFound) {
 		t.Fatalf("message of a missing run: %v", err)
 	}
 }
