@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/export"
 	"github.com/openprospect/prospectd/index"
@@ -20,6 +22,8 @@ import (
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/prospecting"
+	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -101,6 +105,13 @@ func newServer(d Deps) *Server {
 		if ss, ok := d.Store.(saved.Store); ok {
 			jc.Saved = saved.NewService(ss)
 		}
+		if pst, ok := d.Store.(prospecting.State); ok && d.Prospecting == nil && d.Integrations != nil {
+			companies := &query.Companies{Engine: d.Engine}
+			d.Prospecting = &prospecting.Service{State: pst, Biller: &account.Biller{Store: d.Store, Plans: d.Plans, Now: d.Now}, Plans: d.Plans,
+				Engine: d.Engine, Companies: companies, Contacts: &query.ContactService{Engine: d.Engine, Companies: companies}, Names: d.Names,
+				Integrations: d.Integrations, Research: d.Research, Log: d.Log, Now: d.Now, Poll: 20 * time.Millisecond}
+		}
+		jc.Prospecting = d.Prospecting
 		d.Tasks = jobs.New(jc)
 	}
 	if d.Email == nil {
@@ -109,6 +120,9 @@ func newServer(d Deps) *Server {
 		if err != nil {
 			panic(err)
 		}
+	}
+	if d.Prospecting != nil && d.Prospecting.Email == nil {
+		d.Prospecting.Email = d.Email
 	}
 	return New(d)
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
@@ -109,6 +110,9 @@ type Deps struct {
 	// CRM is the CRM connection service (crm.NewService; jobs/ runs its
 	// snapshots); the /v1/crm routes are served when set.
 	CRM *crm.Service
+	// Prospecting plans and runs managed prospecting runs (its task body
+	// runs on Tasks); the /v1/prospecting routes are served when set.
+	Prospecting *prospecting.Service
 }
 
 // Server is the HTTP API.
@@ -205,6 +209,7 @@ func New(d Deps) *Server {
 	s.registerRefresh()
 	s.registerEstimate()
 	s.registerCRM()
+	s.registerProspecting()
 
 	// Anything not routed gets a problem document rather than Fiber's text.
 	app.Use(func(c *fiber.Ctx) error {

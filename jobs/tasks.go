@@ -14,6 +14,7 @@ import (
 	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
@@ -83,6 +84,10 @@ type Config struct {
 	CRM *crm.Service
 	// Refit runs the refit task kind (index/refit); not wired when nil.
 	Refit *refit.Service
+	// Prospecting runs managed prospecting runs; not wired when nil.
+	// New sets its Tasks to the runner it returns (runs queue their own
+	// steps).
+	Prospecting *prospecting.Service
 	// Workers, Lease: see Runner.
 	Workers int
 	Lease   time.Duration
@@ -127,6 +132,10 @@ func New(c Config) *Runner {
 	}
 	if c.Refit != nil {
 		handle(r, refit.Kind, c.Refit.Task)
+	}
+	if c.Prospecting != nil {
+		handle(r, prospecting.TaskKind, c.Prospecting.Run)
+		c.Prospecting.Tasks = r
 	}
 	return r
 }

@@ -49,3 +49,9 @@ func builtinSearchCost(provider string, searches int) float64 {
 	}
 	return 0
 }
+
+// ModelCost is the list-price estimate of a call of in prompt and out
+// completion tokens (0 for a model not listed); planners estimate with it.
+func ModelCost(provider, model string, in, out int64) float64 {
+	return modelCost(provider, model, in, out)
+}

@@ -3384,7 +3384,7 @@ type ExportDiscoverParams struct {
 	// IncludeSearchDomains Include the example domains in the results.
 	IncludeSearchDomains *bool `form:"include_search_domains,omitempty" json:"include_search_domains,omitempty"`
 
-	// Enhanced Add match_reasons to each result: the keywords and industries it shares with the search.
+	// Enhanced Add match_reasons to each result: its nearest example domain, the industries, keywords and phrases it shares with the search, and the filters it satisfies.
 	Enhanced *bool `form:"enhanced,omitempty" json:"enhanced,omitempty"`
 
 	// Retrieval Add site_text, the text retrieved from each company's pages.

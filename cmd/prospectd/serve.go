@@ -37,6 +37,7 @@ func runServe(ctx context.Context, args []string) error {
 	mailFrom := fs.String("mail-from", "PROSPECT_MAIL_FROM", "", "sender address of signup emails")
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
+	runBatch := fs.Int("prospecting-batch", "PROSPECT_PROSPECTING_BATCH", 25, "companies a prospecting run checks or researches per persisted step")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
@@ -154,6 +155,8 @@ func runServe(ctx context.Context, args []string) error {
 		refits.Embedder = provider
 		jc.Refit = refits
 	}
+	runs := prospectingService(st, eng, plans, names, integrationSvc, pipeline, log)
+	jc.Prospecting = runs
 	tasks := jobs.New(jc)
 	if canRefit {
 		if err := startRefitChecks(ctx, refits, st, tasks.Submit, log); err != nil {
@@ -164,8 +167,12 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if runs != nil {
+		runs.Email, runs.BatchSize = emails, *runBatch
+	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
-		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath})
+		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath,
+		Prospecting: runs})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, CRM: crmSvc, Log: log}, *b.dataDir)
 	if err != nil {

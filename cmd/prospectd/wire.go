@@ -7,9 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/elastic"
 	"github.com/openprospect/prospectd/index/embedded"
+	"github.com/openprospect/prospectd/integrations"
+	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
+	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/postgres"
 	"github.com/openprospect/prospectd/store/sqlite"
@@ -67,4 +75,18 @@ func (b backendFlags) openStore(ctx context.Context) (store.Store, error) {
 	default:
 		return nil, fmt.Errorf("--state-url: %q is not empty, sqlite:PATH or a postgres:// URL", u)
 	}
+}
+
+// prospectingService builds the managed prospecting runs on the other
+// services; nil when the store keeps no runs. Its Tasks is set by jobs.New
+// and its Email once the email runner exists.
+func prospectingService(st store.Store, eng index.Engine, plans account.Plans, names *namematch.Service, integ *integrations.Service,
+	pipeline *research.Pipeline, log zerolog.Logger) *prospecting.Service {
+	pst, ok := st.(prospecting.State)
+	if !ok {
+		return nil
+	}
+	companies := &query.Companies{Engine: eng}
+	return &prospecting.Service{State: pst, Biller: &account.Biller{Store: st, Plans: plans}, Plans: plans, Engine: eng, Companies: companies,
+		Contacts: &query.ContactService{Engine: eng, Companies: companies}, Names: names, Integrations: integ, Research: pipeline, Log: log}
 }

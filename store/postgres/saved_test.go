@@ -13,3 +13,7 @@ func TestSavedConformance(t *testing.T) {
 func TestMonitorConformance(t *testing.T) {
 	storetest.RunMonitors(t, func(t *testing.T) storetest.MonitorStore { return open(t, testURL(t)) })
 }
+
+func TestProspectingConformance(t *testing.T) {
+	storetest.RunProspecting(t, func(t *testing.T) storetest.ProspectingStore { return open(t, testURL(t)) })
+}

@@ -29,3 +29,14 @@ func TestMonitorConformance(t *testing.T) {
 		return s
 	})
 }
+
+func TestProspectingConformance(t *testing.T) {
+	storetest.RunProspecting(t, func(t *testing.T) storetest.ProspectingStore {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

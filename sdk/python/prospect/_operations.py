@@ -59,6 +59,13 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'match': ('GET', '/v1/match', 'match'),
     'monitor-changes': ('GET', '/v1/queries/{query_id}/monitor/changes', 'monitor_changes'),
     'patch-saved-query': ('PATCH', '/v1/queries/{query_id}', 'patch_saved_query'),
+    'prospecting-approve': ('POST', '/v1/prospecting/runs/{run_id}/approve', 'prospecting_approve'),
+    'prospecting-get': ('GET', '/v1/prospecting/runs/{run_id}', 'prospecting_get'),
+    'prospecting-messages': ('GET', '/v1/prospecting/runs/{run_id}/messages', 'prospecting_messages'),
+    'prospecting-patch-plan': ('PATCH', '/v1/prospecting/runs/{run_id}/plan', 'prospecting_patch_plan'),
+    'prospecting-reply': ('POST', '/v1/prospecting/runs/{run_id}/messages', 'prospecting_reply'),
+    'prospecting-results': ('GET', '/v1/prospecting/runs/{run_id}/results', 'prospecting_results'),
+    'prospecting-start': ('POST', '/v1/prospecting/runs', 'prospecting_start'),
     'public-signup': ('POST', '/v1/public/signup', 'public_signup'),
     'public-signup-confirm': ('GET', '/v1/public/signup/confirm', 'public_signup_confirm'),
     'put-monitor': ('PUT', '/v1/queries/{query_id}/monitor', 'put_monitor'),
@@ -120,6 +127,8 @@ ContactResultsBody = TypedDict('ContactResultsBody', {"notes": "Optional[List[st
 
 CountBody = TypedDict('CountBody', {"count": "int"}, total=False)
 
+Counts = TypedDict('Counts', {"candidates": "int", "checked": "int", "contacts": "int", "covered_companies": "int", "emails": "int", "fit": "int", "records": "int"}, total=False)
+
 DeliveryBody = TypedDict('DeliveryBody', {"at": "str", "attempt": "int", "error": "str", "status": "int"}, total=False)
 
 DiscoveredCompany = TypedDict('DiscoveredCompany', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "match_reasons": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "similarity": "float", "site_text": "str", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]", "vendors": "Optional[List[str]]"}, total=False)
@@ -138,9 +147,13 @@ EmailJobAccepted = TypedDict('EmailJobAccepted', {"batch_id": "str", "job_id": "
 
 EmailVerifyBody = TypedDict('EmailVerifyBody', {"email": "str"}, total=False)
 
+Engine = TypedDict('Engine', {"options": "Optional[List[Option]]", "pick_required": "bool", "selected": "Optional[str]"}, total=False)
+
 ErrorDetail = TypedDict('ErrorDetail', {"location": "str", "message": "str", "value": "Any"}, total=False)
 
 ErrorModel = TypedDict('ErrorModel', {"detail": "str", "errors": "Optional[List[ErrorDetail]]", "instance": "str", "status": "int", "title": "str", "type": "str"}, total=False)
+
+Estimate = TypedDict('Estimate', {"ai_cost_usd": "float", "billed_calls": "int", "llm_cost_usd": "float", "records": "int", "records_cost_usd": "float", "search_billed_separately": "bool", "search_cost_usd": "Optional[float]"}, total=False)
 
 Evidence = TypedDict('Evidence', {"candidates": "Optional[List[CandidateReply]]", "catch_all_probe": "Reply", "checked_at": "str", "error": "str", "implicit_mx": "bool", "method": "str", "mx": "Optional[List[str]]", "mx_host": "str", "pattern_confidence": "float", "pattern_source": "str", "steps": "Optional[List[Reply]]", "tls": "bool"}, total=False)
 
@@ -192,13 +205,33 @@ ModelsOutBody = TypedDict('ModelsOutBody', {"models": "Dict[str, Optional[List[M
 
 MonitorBody = TypedDict('MonitorBody', {"domain_count": "Optional[int]", "last_run_at": "Optional[str]", "monitor_id": "str", "next_run_at": "str", "query_id": "str", "schedule": "str", "secret": "str", "webhook_url": "str"}, total=False)
 
+Option = TypedDict('Option', {"id": "str", "label": "str"}, total=False)
+
 PatchSavedInputBody = TypedDict('PatchSavedInputBody', {"query_name": "str", "tags": "Optional[List[str]]"}, total=False)
 
 PatchSavedOutputBody = TypedDict('PatchSavedOutputBody', {"query_id": "str", "query_name": "str", "tags": "Optional[List[str]]"}, total=False)
 
 Phone = TypedDict('Phone', {"phone": "str", "type": "str"}, total=False)
 
+Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "estimate": "Estimate", "goal": "str", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
+
 Profile = TypedDict('Profile', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]"}, total=False)
+
+ProspectingApproveInputBody = TypedDict('ProspectingApproveInputBody', {"checkpoints": "str", "plan_version": "int", "seed_segments": "List[str]", "segment": "bool"}, total=False)
+
+ProspectingMessage = TypedDict('ProspectingMessage', {"checkpoint": "str", "created_at": "str", "data": "Plan", "options": "Optional[List[str]]", "plan_version": "int", "role": "str", "seq": "int", "text": "str", "type": "str"}, total=False)
+
+ProspectingMessagesOutputBody = TypedDict('ProspectingMessagesOutputBody', {"messages": "Optional[List[ProspectingMessage]]"}, total=False)
+
+ProspectingPatchInputBody = TypedDict('ProspectingPatchInputBody', {"contact_integration_id": "str", "contacts_per_company": "int", "deliverable": "str", "goal": "str", "max_provider_spend_usd": "float", "max_spend_usd": "float", "plan_version": "int", "search_provider_id": "str", "target_companies": "int", "validation_integration_id": "str"}, total=False)
+
+ProspectingReplyInputBody = TypedDict('ProspectingReplyInputBody', {"action": "str", "checkpoint": "str", "max_provider_spend_usd": "float", "max_spend_usd": "float", "text": "str"}, total=False)
+
+ProspectingResultsOutputBody = TypedDict('ProspectingResultsOutputBody', {"query": "SavedQueryBody", "rows": "Optional[List[ResultRow]]"}, total=False)
+
+ProspectingRun = TypedDict('ProspectingRun', {"brief": "str", "checkpoint": "Optional[str]", "counts": "Counts", "created_at": "str", "dry_run": "bool", "error": "str", "messages": "Optional[List[ProspectingMessage]]", "pipeline_phase": "Optional[str]", "plan": "Plan", "plan_version": "int", "provider_ai_cost_usd": "float", "provider_cost_usd": "float", "provider_search_cost_usd": "float", "results_query_id": "Optional[str]", "round": "int", "run_id": "str", "spent_usd": "float", "status": "str", "stop_reason": "Optional[str]", "updated_at": "str"}, total=False)
+
+ProspectingStartBody = TypedDict('ProspectingStartBody', {"brief": "str", "checkpoints": "str", "company_names": "Optional[List[str]]", "contact_integration_id": "str", "contacts_per_company": "int", "customer_domains": "Optional[List[str]]", "deliverable": "str", "domains": "Optional[List[str]]", "exclude_domains": "Optional[List[str]]", "goal": "str", "max_actions": "int", "max_candidates": "int", "max_provider_spend_usd": "float", "max_spend_usd": "float", "search_provider_id": "str", "segment": "bool", "target_companies": "int", "validation_integration_id": "str"}, total=False)
 
 PutMonitorInputBody = TypedDict('PutMonitorInputBody', {"schedule": "str", "webhook_url": "str"}, total=False)
 
@@ -213,6 +246,10 @@ ResearchStatus = TypedDict('ResearchStatus', {"cost_metadata": "Dict[str, Any]",
 ResponseFormat = TypedDict('ResponseFormat', {"description": "str", "field_labels": "Dict[str, str]", "response_type": "str"}, total=False)
 
 Result = TypedDict('Result', {"age_seconds": "int", "attempts": "int", "cached": "bool", "delivery_confirmed": "bool", "domain": "str", "duration_ms": "int", "email": "str", "evidence": "Evidence", "first_name": "str", "is_catch_all": "bool", "last_name": "str", "provider": "Optional[str]", "result": "Found", "retry_at": "str", "status": "str", "withheld": "str"}, total=False)
+
+ResultContact = TypedDict('ResultContact', {"email": "str", "email_status": "str", "name": "str", "persona_id": "int", "role_fit": "str", "role_reason": "str", "source": "str", "title": "str"}, total=False)
+
+ResultRow = TypedDict('ResultRow', {"contacts": "Optional[List[ResultContact]]", "domain": "str", "fit_reason": "str", "name": "str", "segment": "str"}, total=False)
 
 SaveResultsOutputBody = TypedDict('SaveResultsOutputBody', {"action": "str", "domain_count": "int", "persona_id_count": "int", "query_id": "str", "query_name": "str", "row_count": "int", "tags": "Optional[List[str]]"}, total=False)
 
@@ -229,6 +266,8 @@ SearchIntegration = TypedDict('SearchIntegration', {"api_key": "str", "base_url"
 SearchListOutBody = TypedDict('SearchListOutBody', {"providers": "Optional[List[SearchIntegration]]"}, total=False)
 
 SearchModelsOutBody = TypedDict('SearchModelsOutBody', {"models": "Dict[str, Optional[List[ModelInfo]]]"}, total=False)
+
+SeedSegment = TypedDict('SeedSegment', {"customers": "Optional[List[str]]", "examples": "Optional[List[str]]", "id": "str", "matching": "int", "name": "str", "selected": "bool"}, total=False)
 
 SegmentStatusBody = TypedDict('SegmentStatusBody', {"error": "str", "progress": "int", "results": "Optional[List[SegmentedCompany]]", "status": "str", "task_id": "str"}, total=False)
 
@@ -747,6 +786,74 @@ class Operations(abc.ABC):
         answer = self._call('PATCH', '/v1/queries/{query_id}', path_params={"query_id": query_id}, query={}, json_body=self._merge(body, {"query_name": query_name, "tags": tags}))
         return answer  # type: ignore[no-any-return]
 
+    def prospecting_approve(self, *, run_id: str, checkpoints: Optional[str] = None, plan_version: Optional[int] = None, seed_segments: Optional[List[str]] = None, segment: Optional[bool] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Approve a proposed plan (queues the run).
+
+        POST /v1/prospecting/runs/{run_id}/approve (operation prospecting-approve).
+
+        202, run queued. A stale plan_version, a plan not ready or an unpicked engine (pick_required) is 409; repeating the approval of the approved version is safe. One queued or running run per user in an organization (403 otherwise).
+        """
+        answer = self._call('POST', '/v1/prospecting/runs/{run_id}/approve', path_params={"run_id": run_id}, query={}, json_body=self._merge(body, {"checkpoints": checkpoints, "plan_version": plan_version, "seed_segments": seed_segments, "segment": segment}))
+        return answer  # type: ignore[no-any-return]
+
+    def prospecting_get(self, *, run_id: str) -> ProspectingRun:
+        """A prospecting run with its plan, progress, costs and chat messages.
+
+        GET /v1/prospecting/runs/{run_id} (operation prospecting-get).
+        """
+        answer = self._call('GET', '/v1/prospecting/runs/{run_id}', path_params={"run_id": run_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def prospecting_messages(self, *, run_id: str, messages_after: Optional[int] = None) -> ProspectingMessagesOutputBody:
+        """A run's chat messages after a cursor.
+
+        GET /v1/prospecting/runs/{run_id}/messages (operation prospecting-messages).
+
+        Messages with seq above messages_after, oldest first. The plan message keeps its seq when rewritten, so a cursor past it does not return it again.
+        """
+        answer = self._call('GET', '/v1/prospecting/runs/{run_id}/messages', path_params={"run_id": run_id}, query={"messages_after": messages_after})
+        return answer  # type: ignore[no-any-return]
+
+    def prospecting_patch_plan(self, *, run_id: str, contact_integration_id: Optional[str] = None, contacts_per_company: Optional[int] = None, deliverable: Optional[str] = None, goal: Optional[str] = None, max_provider_spend_usd: Optional[float] = None, max_spend_usd: Optional[float] = None, plan_version: Optional[int] = None, search_provider_id: Optional[str] = None, target_companies: Optional[int] = None, validation_integration_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Change a plan waiting for approval.
+
+        PATCH /v1/prospecting/runs/{run_id}/plan (operation prospecting-patch-plan).
+
+        Omitted fields keep their value; a new plan_version is issued and the plan message is rewritten in place with the same seq (read it from this response's messages or poll with messages_after=0). A request that changes nothing returns the run unchanged. Unknown fields and values outside the options are 422; a run not waiting for approval or a stale version is 409.
+        """
+        answer = self._call('PATCH', '/v1/prospecting/runs/{run_id}/plan', path_params={"run_id": run_id}, query={}, json_body=self._merge(body, {"contact_integration_id": contact_integration_id, "contacts_per_company": contacts_per_company, "deliverable": deliverable, "goal": goal, "max_provider_spend_usd": max_provider_spend_usd, "max_spend_usd": max_spend_usd, "plan_version": plan_version, "search_provider_id": search_provider_id, "target_companies": target_companies, "validation_integration_id": validation_integration_id}))
+        return answer  # type: ignore[no-any-return]
+
+    def prospecting_reply(self, *, run_id: str, action: Optional[str] = None, checkpoint: Optional[str] = None, max_provider_spend_usd: Optional[float] = None, max_spend_usd: Optional[float] = None, text: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Reply to the checkpoint a run is paused at.
+
+        POST /v1/prospecting/runs/{run_id}/messages (operation prospecting-reply).
+
+        continue resumes the run (at top_up, with new spending limits if given); stop ends it with stop_reason user_stopped, keeping the results found. 409 when the run is not paused.
+        """
+        answer = self._call('POST', '/v1/prospecting/runs/{run_id}/messages', path_params={"run_id": run_id}, query={}, json_body=self._merge(body, {"action": action, "checkpoint": checkpoint, "max_provider_spend_usd": max_provider_spend_usd, "max_spend_usd": max_spend_usd, "text": text}))
+        return answer  # type: ignore[no-any-return]
+
+    def prospecting_results(self, *, run_id: str) -> ProspectingResultsOutputBody:
+        """A run's saved results.
+
+        GET /v1/prospecting/runs/{run_id}/results (operation prospecting-results).
+
+        The saved query holding an ended run's results (one row per fit company; contacts only on leads runs). 409 until the run has ended.
+        """
+        answer = self._call('GET', '/v1/prospecting/runs/{run_id}/results', path_params={"run_id": run_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def prospecting_start(self, *, dry_run: Optional[bool] = None, brief: Optional[str] = None, checkpoints: Optional[str] = None, company_names: Optional[Optional[List[str]]] = None, contact_integration_id: Optional[str] = None, contacts_per_company: Optional[int] = None, customer_domains: Optional[Optional[List[str]]] = None, deliverable: Optional[str] = None, domains: Optional[Optional[List[str]]] = None, exclude_domains: Optional[Optional[List[str]]] = None, goal: Optional[str] = None, max_actions: Optional[int] = None, max_candidates: Optional[int] = None, max_provider_spend_usd: Optional[float] = None, max_spend_usd: Optional[float] = None, search_provider_id: Optional[str] = None, segment: Optional[bool] = None, target_companies: Optional[int] = None, validation_integration_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Start a managed prospecting run (async).
+
+        POST /v1/prospecting/runs (operation prospecting-start).
+
+        202 with a stable run_id and status drafting; planning continues after the client disconnects. Poll GET /v1/prospecting/runs/{run_id} until proposed, then approve. A missing or over-long Idempotency-Key is 422. With dry_run=true (extension), 200 with status dry_run, the plan and its estimate, and no run created (no key needed).
+        """
+        answer = self._call('POST', '/v1/prospecting/runs', path_params={}, query={"dry_run": dry_run}, json_body=self._merge(body, {"brief": brief, "checkpoints": checkpoints, "company_names": company_names, "contact_integration_id": contact_integration_id, "contacts_per_company": contacts_per_company, "customer_domains": customer_domains, "deliverable": deliverable, "domains": domains, "exclude_domains": exclude_domains, "goal": goal, "max_actions": max_actions, "max_candidates": max_candidates, "max_provider_spend_usd": max_provider_spend_usd, "max_spend_usd": max_spend_usd, "search_provider_id": search_provider_id, "segment": segment, "target_companies": target_companies, "validation_integration_id": validation_integration_id}))
+        return answer  # type: ignore[no-any-return]
+
     def public_signup(self, *, agent: Optional[str] = None, email: Optional[str] = None, first_name: Optional[str] = None, last_name: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> SignupResult:
         """Request an account.
 
@@ -1121,6 +1228,34 @@ class AsyncOperations(abc.ABC):
     async def patch_saved_query(self, *, query_id: str, query_name: Optional[str] = None, tags: Optional[Optional[List[str]]] = None, body: Optional[Mapping[str, Any]] = None) -> PatchSavedOutputBody:
         """Rename or retag a saved query (async; see Client.patch_saved_query)."""
         return await self._run(self._sync.patch_saved_query, query_id=query_id, query_name=query_name, tags=tags, body=body)  # type: ignore[no-any-return]
+
+    async def prospecting_approve(self, *, run_id: str, checkpoints: Optional[str] = None, plan_version: Optional[int] = None, seed_segments: Optional[List[str]] = None, segment: Optional[bool] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Approve a proposed plan (queues the run) (async; see Client.prospecting_approve)."""
+        return await self._run(self._sync.prospecting_approve, run_id=run_id, checkpoints=checkpoints, plan_version=plan_version, seed_segments=seed_segments, segment=segment, body=body)  # type: ignore[no-any-return]
+
+    async def prospecting_get(self, *, run_id: str) -> ProspectingRun:
+        """A prospecting run with its plan, progress, costs and chat messages (async; see Client.prospecting_get)."""
+        return await self._run(self._sync.prospecting_get, run_id=run_id)  # type: ignore[no-any-return]
+
+    async def prospecting_messages(self, *, run_id: str, messages_after: Optional[int] = None) -> ProspectingMessagesOutputBody:
+        """A run's chat messages after a cursor (async; see Client.prospecting_messages)."""
+        return await self._run(self._sync.prospecting_messages, run_id=run_id, messages_after=messages_after)  # type: ignore[no-any-return]
+
+    async def prospecting_patch_plan(self, *, run_id: str, contact_integration_id: Optional[str] = None, contacts_per_company: Optional[int] = None, deliverable: Optional[str] = None, goal: Optional[str] = None, max_provider_spend_usd: Optional[float] = None, max_spend_usd: Optional[float] = None, plan_version: Optional[int] = None, search_provider_id: Optional[str] = None, target_companies: Optional[int] = None, validation_integration_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Change a plan waiting for approval (async; see Client.prospecting_patch_plan)."""
+        return await self._run(self._sync.prospecting_patch_plan, run_id=run_id, contact_integration_id=contact_integration_id, contacts_per_company=contacts_per_company, deliverable=deliverable, goal=goal, max_provider_spend_usd=max_provider_spend_usd, max_spend_usd=max_spend_usd, plan_version=plan_version, search_provider_id=search_provider_id, target_companies=target_companies, validation_integration_id=validation_integration_id, body=body)  # type: ignore[no-any-return]
+
+    async def prospecting_reply(self, *, run_id: str, action: Optional[str] = None, checkpoint: Optional[str] = None, max_provider_spend_usd: Optional[float] = None, max_spend_usd: Optional[float] = None, text: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Reply to the checkpoint a run is paused at (async; see Client.prospecting_reply)."""
+        return await self._run(self._sync.prospecting_reply, run_id=run_id, action=action, checkpoint=checkpoint, max_provider_spend_usd=max_provider_spend_usd, max_spend_usd=max_spend_usd, text=text, body=body)  # type: ignore[no-any-return]
+
+    async def prospecting_results(self, *, run_id: str) -> ProspectingResultsOutputBody:
+        """A run's saved results (async; see Client.prospecting_results)."""
+        return await self._run(self._sync.prospecting_results, run_id=run_id)  # type: ignore[no-any-return]
+
+    async def prospecting_start(self, *, dry_run: Optional[bool] = None, brief: Optional[str] = None, checkpoints: Optional[str] = None, company_names: Optional[Optional[List[str]]] = None, contact_integration_id: Optional[str] = None, contacts_per_company: Optional[int] = None, customer_domains: Optional[Optional[List[str]]] = None, deliverable: Optional[str] = None, domains: Optional[Optional[List[str]]] = None, exclude_domains: Optional[Optional[List[str]]] = None, goal: Optional[str] = None, max_actions: Optional[int] = None, max_candidates: Optional[int] = None, max_provider_spend_usd: Optional[float] = None, max_spend_usd: Optional[float] = None, search_provider_id: Optional[str] = None, segment: Optional[bool] = None, target_companies: Optional[int] = None, validation_integration_id: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> ProspectingRun:
+        """Start a managed prospecting run (async) (async; see Client.prospecting_start)."""
+        return await self._run(self._sync.prospecting_start, dry_run=dry_run, brief=brief, checkpoints=checkpoints, company_names=company_names, contact_integration_id=contact_integration_id, contacts_per_company=contacts_per_company, customer_domains=customer_domains, deliverable=deliverable, domains=domains, exclude_domains=exclude_domains, goal=goal, max_actions=max_actions, max_candidates=max_candidates, max_provider_spend_usd=max_provider_spend_usd, max_spend_usd=max_spend_usd, search_provider_id=search_provider_id, segment=segment, target_companies=target_companies, validation_integration_id=validation_integration_id, body=body)  # type: ignore[no-any-return]
 
     async def public_signup(self, *, agent: Optional[str] = None, email: Optional[str] = None, first_name: Optional[str] = None, last_name: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> SignupResult:
         """Request an account (async; see Client.public_signup)."""

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/openprospect/prospectd/email/mailworld"
+	"github.com/openprospect/prospectd/internal/demo"
+)
+
+// runOutcome is what a finished run produced: its results and what the
+// ledger billed.
+type runOutcome struct {
+	stop    string
+	results []string // "domain" and "domain/name/email" lines, sorted
+	billed  map[string]float64
+}
+
+// TestKilledServerResumesProspectingRun runs a leads run on the demo
+// corpus against the simulated mail world once without interruption, then
+// again with the server killed (SIGKILL) at random points at least five
+// times, and expects the same results with nothing billed twice.
+func TestKilledServerResumesProspectingRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test builds and runs the binary")
+	}
+	w := demoMailWorld(t, 300, 1)
+	flags := []string{"--task-lease", "2s", "--email-dns", w.DNSAddr(), "--email-smtp-port", fmt.Sprint(w.SMTPPort()),
+		"--email-allow-private", "--email-rate", "60", "--email-sender-domain", "sender.example.com", "--prospecting-batch", "3"}
+	bin := buildBinary(t)
+	body := map[string]any{"brief": "Find 30 software companies and 2 managers at each", "checkpoints": "auto"}
+
+	// The reference: no interruption.
+	ref := func() runOutcome {
+		dir, addr := t.TempDir(), freeAddr(t)
+		key, _, stop := startServe(t, bin, dir, addr, flags...)
+		defer stop()
+		id := startAndApprove(t, addr, key, body)
+		waitRunStatus(t, addr, key, id, "completed", 90*time.Second)
+		return outcome(t, addr, key, id)
+	}()
+	if ref.stop == "" || len(ref.results) == 0 {
+		t.Fatalf("reference run: %+v", ref)
+	}
+
+	dir, addr := t.TempDir(), freeAddr(t)
+	key, _, _, proc := startServeCmd(t, bin, dir, addr, flags...)
+	id := startAndApprove(t, addr, key, body)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	kills := 0
+	for kills < 5 {
+		// Let the run make some progress (the first kill comes early),
+		// then kill at a random moment.
+		if kills > 0 {
+			before := runVersion(t, addr, key, id)
+			deadline := time.Now().Add(30 * time.Second)
+			for runVersion(t, addr, key, id) == before && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+		_, st := get(t, addr, key, "/v1/prospecting/runs/"+id)
+		if st["status"] == "completed" {
+			break
+		}
+		proc.Kill()
+		proc.Wait()
+		kills++
+		t.Logf("kill %d at status %v, counts %v", kills, st["status"], st["counts"])
+		_, _, _, proc = startServeCmd(t, bin, dir, addr, flags...)
+	}
+	if kills < 5 {
+		t.Fatalf("the run completed after %d kills; it needs to run longer for this test", kills)
+	}
+	waitRunStatus(t, addr, key, id, "completed", 120*time.Second)
+	got := outcome(t, addr, key, id)
+	if got.stop != ref.stop || strings.Join(got.results, "\n") != strings.Join(ref.results, "\n") {
+		t.Fatalf("after %d kills: stop %s, results\n%s\nwant stop %s, results\n%s", kills, got.stop, strings.Join(got.results, "\n"), ref.stop, strings.Join(ref.results, "\n"))
+	}
+	for _, kind := range []string{"company", "contact", "email"} {
+		if got.billed[kind] != ref.billed[kind] {
+			t.Fatalf("billed %s: %v after the kills, %v without (%v vs %v)", kind, got.billed[kind], ref.billed[kind], got.billed, ref.billed)
+		}
+	}
+	t.Logf("%d kills; %d result lines; billed %v", kills, len(got.results), got.billed)
+}
+
+// runVersion changes whenever the run makes progress.
+func runVersion(t *testing.T, addr, key, id string) string {
+	t.Helper()
+	_, st := get(t, addr, key, "/v1/prospecting/runs/"+id)
+	return fmt.Sprint(st["counts"], st["status"], st["round"])
+}
+
+func startAndApprove(t *testing.T, addr, key string, body map[string]any) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/prospecting/runs", strings.NewReader(mustJSON(body)))
+	req.Header.Set("X-API-Key", key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", "run-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	decodeBody(res, &st)
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("start: %d %v", res.StatusCode, st)
+	}
+	id := st["run_id"].(string)
+	run := waitRunStatus(t, addr, key, id, "proposed", 30*time.Second)
+	code, out := researchSend(t, addr, key, "POST", "/v1/prospecting/runs/"+id+"/approve", map[string]any{"plan_version": run["plan_version"]})
+	if code != http.StatusAccepted {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	return id
+}
+
+func waitRunStatus(t *testing.T, addr, key, id, status string, within time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		_, st := get(t, addr, key, "/v1/prospecting/runs/"+id)
+		if st["status"] == status {
+			return st
+		}
+		if st["status"] == "failed" || time.Now().After(deadline) {
+			t.Fatalf("run %s: %v (%v), want %s", id, st["status"], st["error"], status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func outcome(t *testing.T, addr, key, id string) runOutcome {
+	t.Helper()
+	_, st := get(t, addr, key, "/v1/prospecting/runs/"+id)
+	o := runOutcome{stop: fmt.Sprint(st["stop_reason"])}
+	code, res := get(t, addr, key, "/v1/prospecting/runs/"+id+"/results")
+	if code != http.StatusOK {
+		t.Fatalf("results: %d %v", code, res)
+	}
+	for _, r := range res["rows"].([]any) {
+		row := r.(map[string]any)
+		o.results = append(o.results, row["domain"].(string))
+		cs, _ := row["contacts"].([]any)
+		for _, c := range cs {
+			m := c.(map[string]any)
+			o.results = append(o.results, fmt.Sprintf("%s/%v/%v", row["domain"], m["name"], m["email"]))
+		}
+	}
+	sort.Strings(o.results)
+	_, u := get(t, addr, key, "/v1/usage")
+	o.billed = map[string]float64{}
+	if b, ok := u["records_billed"].(map[string]any); ok {
+		for k, v := range b {
+			o.billed[k], _ = v.(float64)
+		}
+	}
+	return o
+}
+
+// demoMailWorld serves the demo corpus's domains with a mailbox for each
+// contact, named by the company's address pattern.
+func demoMailWorld(t *testing.T, n int, seed int64) *mailworld.World {
+	t.Helper()
+	w, err := mailworld.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	if err := w.AddHost("mx.demo-mail.test", mailworld.Behaviour{Tarpit: 20 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	g := demo.New(demo.Options{Companies: n, Seed: seed})
+	fold := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	for i := 0; i < n; i++ {
+		pattern := g.EmailPattern(i)
+		at := strings.LastIndexByte(pattern, '@')
+		tpl, dom := pattern[:at], pattern[at+1:]
+		var boxes []string
+		for _, p := range g.ContactsOf(i) {
+			name, _, _ := transform.String(fold, strings.ToLower(p.Name))
+			f := strings.FieldsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' })
+			if len(f) < 2 {
+				continue
+			}
+			first, last := f[0], f[len(f)-1]
+			boxes = append(boxes, strings.NewReplacer("{first}", first, "{last}", last, "{f}", first[:1], "{l}", last[:1]).Replace(tpl))
+		}
+		w.AddDomain(mailworld.Domain{Name: dom, MX: []string{"mx.demo-mail.test"}, Mailboxes: boxes})
+	}
+	return w
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func decodeBody(res *http.Response, out any) {
+	defer res.Body.Close()
+	json.NewDecoder(res.Body).Decode(out)
+}

@@ -1,0 +1,184 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/openprospect/prospectd/store"
+)
+
+// ProspectingStore is a state store that also keeps prospecting runs.
+type ProspectingStore interface {
+	store.Store
+	store.ProspectingRuns
+}
+
+// RunProspecting runs the prospecting-run suite; open must return a
+// fresh, empty store.
+func RunProspecting(t *testing.T, open func(t *testing.T) ProspectingStore) {
+	for _, tc := range []struct {
+		name string
+		fn   func(t *testing.T, s ProspectingStore)
+	}{
+		{"CreateIdempotent", testRunCreate},
+		{"UpdateCAS", testRunUpdate},
+		{"OneActivePerUser", testRunActive},
+		{"Messages", testRunMessages},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+	}
+}
+
+func testRunCreate(t *testing.T, s ProspectingStore) {
+	ctx := context.Background()
+	m := newMember(t, s, "Acme", "a@acme.test")
+	other := newMember(t, s, "Other", "o@other.test")
+	rec := store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k1", ReqHash: "h1", Status: "drafting", Data: json.RawMessage(`{"a":1}`)}
+	var wg sync.WaitGroup
+	ids := make([]string, 20)
+	created := make([]bool, 20)
+	for i := range ids {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r, c, err := s.CreateRun(ctx, rec)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids[i], created[i] = r.ID, c
+		}(i)
+	}
+	wg.Wait()
+	n := 0
+	for i := range ids {
+		if ids[i] != ids[0] {
+			t.Fatalf("one key gave runs %s and %s", ids[0], ids[i])
+		}
+		if created[i] {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d creations reported for one key", n)
+	}
+	got, err := s.GetRun(ctx, m.org, ids[0])
+	if err != nil || got.ReqHash != "h1" || got.Rev != 1 || string(got.Data) != `{"a":1}` || got.Status != "drafting" {
+		t.Fatalf("GetRun = %+v, %v", got, err)
+	}
+	if byKey, ok, err := s.RunByKey(ctx, m.org, "k1"); err != nil || !ok || byKey.ID != ids[0] {
+		t.Fatalf("RunByKey = %+v %v %v", byKey, ok, err)
+	}
+	if _, ok, err := s.RunByKey(ctx, other.org, "k1"); err != nil || ok {
+		t.Fatalf("RunByKey of another organization: %v %v", ok, err)
+	}
+	if _, err := s.GetRun(ctx, other.org, ids[0]); !errors.Is(err, store.ErrRunNotFound) {
+		t.Fatalf("another organization's run: %v", err)
+	}
+	if _, err := s.GetRun(ctx, m.org, "not-a-run"); !errors.Is(err, store.ErrRunNotFound) {
+		t.Fatalf("unknown run: %v", err)
+	}
+	// The same key in another organization is another run.
+	rec2 := rec
+	rec2.OrgID, rec2.UserID = other.org, other.user
+	r2, c2, err := s.CreateRun(ctx, rec2)
+	if err != nil || !c2 || r2.ID == ids[0] {
+		t.Fatalf("same key, other org: %+v %v %v", r2, c2, err)
+	}
+}
+
+func testRunUpdate(t *testing.T, s ProspectingStore) {
+	ctx := context.Background()
+	m := newMember(t, s, "Acme", "a@acme.test")
+	r, _, err := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k", Status: "drafting", Data: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Status, r.Data = "proposed", json.RawMessage(`{"plan":1}`)
+	r2, err := s.UpdateRun(ctx, r)
+	if err != nil || r2.Rev != 2 {
+		t.Fatalf("UpdateRun = %+v, %v", r2, err)
+	}
+	if _, err := s.UpdateRun(ctx, r); !errors.Is(err, store.ErrRunStale) {
+		t.Fatalf("update at an old rev: %v", err)
+	}
+	got, _ := s.GetRun(ctx, m.org, r.ID)
+	if got.Status != "proposed" || string(got.Data) != `{"plan":1}` || got.Rev != 2 {
+		t.Fatalf("after update: %+v", got)
+	}
+}
+
+func testRunActive(t *testing.T, s ProspectingStore) {
+	ctx := context.Background()
+	m := newMember(t, s, "Acme", "a@acme.test")
+	mk := func(key string) store.ProspectingRun {
+		r, _, err := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: key, Status: "proposed", Data: json.RawMessage(`{}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := mk("a"), mk("b")
+	if _, ok, err := s.ActiveRun(ctx, m.org, m.user); ok || err != nil {
+		t.Fatalf("ActiveRun before any is queued: %v %v", ok, err)
+	}
+	a.Status = "queued"
+	a, err := s.UpdateRun(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Status = "queued"
+	if _, err := s.UpdateRun(ctx, b); !errors.Is(err, store.ErrRunBusy) {
+		t.Fatalf("second queued run: %v", err)
+	}
+	if got, ok, err := s.ActiveRun(ctx, m.org, m.user); !ok || err != nil || got.ID != a.ID {
+		t.Fatalf("ActiveRun = %+v %v %v", got, ok, err)
+	}
+	a.Status = "running"
+	if a, err = s.UpdateRun(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	a.Status = "completed"
+	if _, err = s.UpdateRun(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = s.GetRun(ctx, m.org, b.ID)
+	b.Status = "queued"
+	if _, err := s.UpdateRun(ctx, b); err != nil {
+		t.Fatalf("queue after the first completed: %v", err)
+	}
+}
+
+func testRunMessages(t *testing.T, s ProspectingStore) {
+	ctx := context.Background()
+	m := newMember(t, s, "Acme", "a@acme.test")
+	r, _, _ := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k", Status: "drafting", Data: json.RawMessage(`{}`)})
+	put := func(key, body string) store.RunMessage {
+		msg, err := s.PutMessage(ctx, r.ID, store.RunMessage{Key: key, Body: json.RawMessage(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msg
+	}
+	p1 := put("plan", `{"v":1}`)
+	t1 := put("", `{"text":"a"}`)
+	t2 := put("", `{"text":"b"}`)
+	p2 := put("plan", `{"v":2}`)
+	if p1.Seq != 1 || t1.Seq != 2 || t2.Seq != 3 || p2.Seq != 1 {
+		t.Fatalf("seqs %d %d %d %d", p1.Seq, t1.Seq, t2.Seq, p2.Seq)
+	}
+	all, err := s.Messages(ctx, r.ID, 0)
+	if err != nil || len(all) != 3 || string(all[0].Body) != `{"v":2}` || all[2].Seq != 3 {
+		t.Fatalf("Messages = %+v, %v", all, err)
+	}
+	after, _ := s.Messages(ctx, r.ID, 1)
+	if len(after) != 2 || after[0].Seq != 2 {
+		t.Fatalf("after 1: %+v", after)
+	}
+	if _, err := s.PutMessage(ctx, "00000000-0000-0000-0000-000000000000", store.RunMessage{Body: json.RawMessage(`{}`)}); !errors.Is(err, store.ErrRunNotFound) {
+		t.Fatalf("message of a missing run: %v", err)
+	}
+}
