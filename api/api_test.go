@@ -21,9 +21,9 @@ import (
 	"github.com/openprospect/prospectd/index/enginetest"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
-	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )

@@ -1654,18 +1654,6 @@ type CountBody struct {
 	Count int64 `json:"count"`
 }
 
-// Counts defines model for Counts.
-type Counts struct {
-	Changed     int64     `json:"changed"`
-	Closed      int64     `json:"closed"`
-	Dropped     int64     `json:"dropped"`
-	Files       *[]string `json:"files,omitempty"`
-	NotModified bool      `json:"not_modified"`
-	Read        int64     `json:"read"`
-	Rejected    int64     `json:"rejected"`
-	Unchanged   int64     `json:"unchanged"`
-}
-
 // DeliveryBody defines model for DeliveryBody.
 type DeliveryBody struct {
 	At      time.Time `json:"at"`
@@ -2217,10 +2205,22 @@ type Result struct {
 	Withheld          *string    `json:"withheld,omitempty"`
 }
 
+// RunCounts defines model for RunCounts.
+type RunCounts struct {
+	Changed     int64     `json:"changed"`
+	Closed      int64     `json:"closed"`
+	Dropped     int64     `json:"dropped"`
+	Files       *[]string `json:"files,omitempty"`
+	NotModified bool      `json:"not_modified"`
+	Read        int64     `json:"read"`
+	Rejected    int64     `json:"rejected"`
+	Unchanged   int64     `json:"unchanged"`
+}
+
 // RunView defines model for RunView.
 type RunView struct {
 	Attempts   int64      `json:"attempts"`
-	Counts     Counts     `json:"counts"`
+	Counts     RunCounts  `json:"counts"`
 	CreatedAt  time.Time  `json:"created_at"`
 	Error      *string    `json:"error,omitempty"`
 	FinishedAt *time.Time `json:"finished_at,omitempty"`

@@ -138,24 +138,24 @@ func TestFileSnapshot(t *testing.T) {
 		before func()
 		want   Counts
 	}{
-		{"first load", nil, Counts{Read: 6, Changed: 5, Rejected: 1, Files: []string{"companies.jsonl"}}},
-		{"same file", nil, Counts{NotModified: true}},
+		{"first load", nil, RunCounts{Read: 6, Changed: 5, Rejected: 1, Files: []string{"companies.jsonl"}}},
+		{"same file", nil, RunCounts{NotModified: true}},
 		{"rewritten unchanged", func() {
 			b, _ := os.ReadFile(path)
 			write(t, path, append(b, '\n'))
-		}, Counts{Read: 6, Unchanged: 5, Rejected: 1, Files: []string{"companies.jsonl"}}},
+		}, RunCounts{Read: 6, Unchanged: 5, Rejected: 1, Files: []string{"companies.jsonl"}}},
 		{"one changed, one gone, one new", func() {
 			write(t, path, lines(company("alpha.com", "Alpha", "11-50"), company("beta.com", "Beta Renamed", "201-500"),
 				company("gamma.com", "Gamma", "51-200"), company("delta.com", "Delta", "1-10"), company("zeta.com", "Zeta", "1-10")))
-		}, Counts{Read: 5, Changed: 2, Unchanged: 3, Closed: 1, Files: []string{"companies.jsonl"}}},
+		}, RunCounts{Read: 5, Changed: 2, Unchanged: 3, Closed: 1, Files: []string{"companies.jsonl"}}},
 		{"gone stays closed", func() {
 			b, _ := os.ReadFile(path)
 			write(t, path, append(b, ' ', '\n'))
-		}, Counts{Read: 5, Unchanged: 5, Files: []string{"companies.jsonl"}}},
+		}, RunCounts{Read: 5, Unchanged: 5, Files: []string{"companies.jsonl"}}},
 		{"back again reopens", func() {
 			b, _ := os.ReadFile(path)
 			write(t, path, append(b, lines(company("epsilon.com", "Epsilon", "1-10"))...))
-		}, Counts{Read: 6, Changed: 1, Unchanged: 5, Files: []string{"companies.jsonl"}}},
+		}, RunCounts{Read: 6, Changed: 1, Unchanged: 5, Files: []string{"companies.jsonl"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.before != nil {

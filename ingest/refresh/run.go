@@ -36,8 +36,8 @@ type Input struct {
 	Trigger string `json:"trigger"`
 }
 
-// Counts are what a run did.
-type Counts struct {
+// RunCounts are what a run did.
+type RunCounts struct {
 	// Read counts the rows read, Changed the companies written (new or
 	// different), Unchanged those skipped as equal to the index's,
 	// Closed those marked closed for missing from a snapshot, Rejected the
@@ -171,7 +171,7 @@ func (s *Service) Submit(ctx context.Context, name, trigger string) (store.Refre
 type run struct {
 	s      *Service
 	rec    store.RefreshRun
-	counts Counts
+	counts RunCounts
 	rejs   []Reject
 	mu     sync.Mutex // guards rec, counts, rejs for the progress writer
 }
@@ -191,27 +191,27 @@ func (r *run) save(ctx context.Context) error {
 // from the start: a run killed anywhere leaves records it wrote (equal to
 // the source's, so skipped next time) and no cursor, and the next run
 // reads the source again.
-func (s *Service) Run(ctx context.Context, t store.Task, in Input, progress func(int)) (Counts, error) {
+func (s *Service) Run(ctx context.Context, t store.Task, in Input, progress func(int)) (RunCounts, error) {
 	sc, ok := s.Config.Source(in.Source)
 	if !ok {
-		return Counts{}, fmt.Errorf("%w: %q (not in this server's refresh configuration)", ErrUnknownSource, in.Source)
+		return RunCounts{}, fmt.Errorf("%w: %q (not in this server's refresh configuration)", ErrUnknownSource, in.Source)
 	}
 	kind, ok := s.Kinds[sc.Kind]
 	if !ok {
-		return Counts{}, fmt.Errorf("source %s: unknown kind %q", sc.Name, sc.Kind)
+		return RunCounts{}, fmt.Errorf("source %s: unknown kind %q", sc.Name, sc.Kind)
 	}
 	rec, err := s.State.RefreshRunByTask(ctx, t.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		rec = store.RefreshRun{TaskID: t.ID, Source: sc.Name, Trigger: in.Trigger, CreatedAt: t.CreatedAt}
 	} else if err != nil {
-		return Counts{}, err
+		return RunCounts{}, err
 	}
 	now := time.Now()
 	rec.Status, rec.Attempts, rec.StartedAt, rec.FinishedAt, rec.Error, rec.Progress = store.RefreshWaiting, t.Attempts, &now, nil, "", 0
 	rec.Rejects = nil
 	r := &run{s: s, rec: rec}
 	if err := r.save(ctx); err != nil {
-		return Counts{}, err
+		return RunCounts{}, err
 	}
 	counts, err := r.do(ctx, sc, kind, t.ID, progress)
 	fin := time.Now()
@@ -234,7 +234,7 @@ func (s *Service) Run(ctx context.Context, t store.Task, in Input, progress func
 	return counts, err
 }
 
-func (r *run) do(ctx context.Context, sc SourceConfig, kind Kind, owner string, progress func(int)) (Counts, error) {
+func (r *run) do(ctx context.Context, sc SourceConfig, kind Kind, owner string, progress func(int)) (RunCounts, error) {
 	s := r.s
 	log := s.Log.With().Str("source", sc.Name).Str("task", owner).Logger()
 	// One run of a source at a time, across processes: the lease's owner
@@ -351,7 +351,7 @@ func (r *run) load(ctx context.Context, sc SourceConfig, f *Fetch, progress func
 	s := r.s
 	filter := &changeFilter{Engine: s.Engine, seen: map[string]struct{}{}}
 	prevRead := r.previousRead(ctx, sc.Name)
-	base := Counts{}
+	base := RunCounts{}
 	for _, p := range f.Parts {
 		src, err := p.Open()
 		if err != nil {
@@ -403,7 +403,7 @@ func (r *run) previousRead(ctx context.Context, source string) int {
 		return 0
 	}
 	for _, x := range runs {
-		var c Counts
+		var c RunCounts
 		if x.Status == store.RefreshCompleted && json.Unmarshal(x.Counts, &c) == nil && c.Read > 0 {
 			return c.Read
 		}

@@ -33,7 +33,7 @@ type RunView struct {
 	Status     string     `json:"status"`
 	Attempts   int        `json:"attempts"`
 	Progress   int        `json:"progress"`
-	Counts     Counts     `json:"counts"`
+	Counts     RunCounts  `json:"counts"`
 	Rejects    []Reject   `json:"rejects,omitempty"`
 	Error      string     `json:"error,omitempty"`
 	CreatedAt  time.Time  `json:"created_at"`

@@ -14,6 +14,10 @@ FileInput = Union[str, bytes, "os.PathLike[str]", IO[bytes]]
 WAITERS: Dict[str, Tuple[str, str]] = {'bulkmatch': ('task_id', '/v1/bulkmatch/status/{id}'), 'segment': ('task_id', '/v1/segment/status/{id}'), 'contacts-bulk-match': ('task_id', '/v1/bulkcontactmatch/status/{id}'), 'gen-process': ('task_id', '/v1/gen/status/{id}'), 'gen-process-personas': ('task_id', '/v1/gen/status/{id}'), 'validate-icp': ('task_id', '/v1/gen/status/{id}'), 'contacts-discover-generate': ('task_id', '/v1/gen/status/{id}'), 'email-find': ('job_id', '/v1/email/jobs/{id}'), 'email-verify': ('job_id', '/v1/email/jobs/{id}'), 'email-find-batch': ('batch_id', '/v1/email/batch/{id}/results'), 'admin-refreshes-run': ('task_id', '/v1/admin/refresh-runs/{id}'), 'crm-suppress': ('task_id', '/v1/crm/suppress/status/{id}'), 'export-discover': ('task_id', '/v1/exports/{id}'), 'export-contacts': ('task_id', '/v1/exports/{id}')}
 
 OPERATIONS: Dict[str, Tuple[str, str, str]] = {
+    'admin-refresh-runs-get': ('GET', '/v1/admin/refresh-runs/{task_id}', 'admin_refresh_runs_get'),
+    'admin-refreshes-get': ('GET', '/v1/admin/refreshes/{name}', 'admin_refreshes_get'),
+    'admin-refreshes-list': ('GET', '/v1/admin/refreshes', 'admin_refreshes_list'),
+    'admin-refreshes-run': ('POST', '/v1/admin/refreshes/{name}/run', 'admin_refreshes_run'),
     'append': ('POST', '/v1/append', 'append'),
     'bulkmatch': ('POST', '/v1/bulkmatch', 'bulkmatch'),
     'bulkmatch-status': ('GET', '/v1/bulkmatch/status/{task_id}', 'bulkmatch_status'),
@@ -28,6 +32,12 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'contacts-match': ('GET', '/v1/contacts/match', 'contacts_match'),
     'count': ('GET', '/v1/count', 'count'),
     'create-exclusion-list': ('POST', '/v1/queries/exclusion-list', 'create_exclusion_list'),
+    'crm-authorize': ('GET', '/v1/crm/{provider}/authorize', 'crm_authorize'),
+    'crm-callback': ('GET', '/v1/crm/{provider}/callback', 'crm_callback'),
+    'crm-connections': ('GET', '/v1/crm/connections', 'crm_connections'),
+    'crm-delete-connection': ('DELETE', '/v1/crm/{provider}/connection', 'crm_delete_connection'),
+    'crm-suppress': ('POST', '/v1/crm/{provider}/suppress', 'crm_suppress'),
+    'crm-suppress-status': ('GET', '/v1/crm/suppress/status/{task_id}', 'crm_suppress_status'),
     'delete-monitor': ('DELETE', '/v1/queries/{query_id}/monitor', 'delete_monitor'),
     'delete-saved-query': ('DELETE', '/v1/queries/{query_id}', 'delete_saved_query'),
     'discover': ('GET', '/v1/discover', 'discover'),
@@ -38,6 +48,12 @@ OPERATIONS: Dict[str, Tuple[str, str, str]] = {
     'email-find-batch': ('POST', '/v1/email/find/batch', 'email_find_batch'),
     'email-job': ('GET', '/v1/email/jobs/{job_id}', 'email_job'),
     'email-verify': ('POST', '/v1/email/verify', 'email_verify'),
+    'estimate': ('POST', '/v1/estimate', 'estimate'),
+    'export-contacts': ('POST', '/v1/exports/contacts', 'export_contacts'),
+    'export-discover': ('POST', '/v1/exports/discover', 'export_discover'),
+    'export-file': ('GET', '/v1/exports/{task_id}/file', 'export_file'),
+    'export-status': ('GET', '/v1/exports/{task_id}', 'export_status'),
+    'extract': ('GET', '/v1/extract', 'extract'),
     'gen-cancel': ('DELETE', '/v1/gen/cancel/{task_id}', 'gen_cancel'),
     'gen-models': ('GET', '/v1/gen/models', 'gen_models'),
     'gen-process': ('POST', '/v1/gen/process', 'gen_process'),
@@ -92,6 +108,8 @@ BatchView = TypedDict('BatchView', {"batch_id": "str", "completed": "int", "fail
 
 BulkmatchStatusBody = TypedDict('BulkmatchStatusBody', {"error": "str", "progress": "int", "results": "Optional[List[Dict[str, Any]]]", "status": "str", "task_id": "str"}, total=False)
 
+CRMConnectionBody = TypedDict('CRMConnectionBody', {"companies_query_id": "Optional[str]", "connected_at": "Optional[str]", "contacts_query_id": "Optional[str]", "provider": "str", "status": "str"}, total=False)
+
 CancelOutBody = TypedDict('CancelOutBody', {"message": "str", "status": "str", "success": "bool", "task_id": "str"}, total=False)
 
 CandidateReply = TypedDict('CandidateReply', {"code": "int", "email": "str", "enhanced": "str", "pattern": "str", "text": "str", "tier": "int"}, total=False)
@@ -129,6 +147,14 @@ CountBody = TypedDict('CountBody', {"count": "int"}, total=False)
 
 Counts = TypedDict('Counts', {"candidates": "int", "checked": "int", "contacts": "int", "covered_companies": "int", "emails": "int", "fit": "int", "records": "int"}, total=False)
 
+CrmAuthorizeOutputBody = TypedDict('CrmAuthorizeOutputBody', {"authorize_url": "str"}, total=False)
+
+CrmCallbackOutputBody = TypedDict('CrmCallbackOutputBody', {"message": "str", "provider": "str", "status": "str"}, total=False)
+
+CrmSuppressOutputBody = TypedDict('CrmSuppressOutputBody', {"kind": "str", "message": "str", "provider": "str", "task_id": "str"}, total=False)
+
+CrmSuppressStatusBody = TypedDict('CrmSuppressStatusBody', {"error": "str", "progress": "int", "results": "SnapshotResult", "status": "str", "task_id": "str"}, total=False)
+
 DeliveryBody = TypedDict('DeliveryBody', {"at": "str", "attempt": "int", "error": "str", "status": "int"}, total=False)
 
 DiscoveredCompany = TypedDict('DiscoveredCompany', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "match_reasons": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "similarity": "float", "site_text": "str", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]", "vendors": "Optional[List[str]]"}, total=False)
@@ -154,6 +180,10 @@ ErrorDetail = TypedDict('ErrorDetail', {"location": "str", "message": "str", "va
 ErrorModel = TypedDict('ErrorModel', {"detail": "str", "errors": "Optional[List[ErrorDetail]]", "instance": "str", "status": "int", "title": "str", "type": "str"}, total=False)
 
 Estimate = TypedDict('Estimate', {"ai_cost_usd": "float", "billed_calls": "int", "llm_cost_usd": "float", "records": "int", "records_cost_usd": "float", "search_billed_separately": "bool", "search_cost_usd": "Optional[float]"}, total=False)
+
+EstimateAnswer = TypedDict('EstimateAnswer', {"credits": "int", "credits_left": "int", "note": "str", "operation": "str", "price_usd": "float", "provider_calls": "int", "records": "int"}, total=False)
+
+EstimateBody = TypedDict('EstimateBody', {"arguments": "Dict[str, Any]", "operation": "str"}, total=False)
 
 Evidence = TypedDict('Evidence', {"candidates": "Optional[List[CandidateReply]]", "catch_all_probe": "Reply", "checked_at": "str", "error": "str", "implicit_mx": "bool", "method": "str", "mx": "Optional[List[str]]", "mx_host": "str", "pattern_confidence": "float", "pattern_source": "str", "steps": "Optional[List[Reply]]", "tls": "bool"}, total=False)
 
@@ -182,6 +212,8 @@ IcpBody = TypedDict('IcpBody', {"context_mode": "str", "domains": "Optional[List
 JobView = TypedDict('JobView', {"batch_id": "str", "error": "str", "job_id": "str", "kind": "str", "ref": "str", "result": "Result", "status": "str"}, total=False)
 
 LLMIntegration = TypedDict('LLMIntegration', {"api_key": "str", "base_url": "Optional[str]", "integration_id": "str", "integration_name": "str", "is_default": "bool", "model_deprecated": "bool", "model_name": "str", "provider": "str", "supports_web_search": "bool"}, total=False)
+
+ListOutBody = TypedDict('ListOutBody', {"sources": "Optional[List[SourceStatus]]"}, total=False)
 
 ListSavedOutputBody = TypedDict('ListSavedOutputBody', {"count": "int", "results": "Optional[List[SavedQueryBody]]"}, total=False)
 
@@ -237,6 +269,8 @@ PutMonitorInputBody = TypedDict('PutMonitorInputBody', {"schedule": "str", "webh
 
 RedirectsRow = TypedDict('RedirectsRow', {"domain": "str", "match": "bool", "redirect_count": "Optional[int]", "redirect_sources": "Optional[List[str]]"}, total=False)
 
+Reject = TypedDict('Reject', {"domain": "str", "file": "str", "reason": "str", "row": "int"}, total=False)
+
 Reply = TypedDict('Reply', {"arg": "str", "at": "str", "code": "int", "enhanced": "str", "host": "str", "ms": "int", "step": "str", "text": "str"}, total=False)
 
 ResearchAccepted = TypedDict('ResearchAccepted', {"column_name": "Optional[List[str]]", "status": "str", "task_id": "str", "total_domains": "int"}, total=False)
@@ -250,6 +284,10 @@ Result = TypedDict('Result', {"age_seconds": "int", "attempts": "int", "cached":
 ResultContact = TypedDict('ResultContact', {"email": "str", "email_status": "str", "name": "str", "persona_id": "int", "role_fit": "str", "role_reason": "str", "source": "str", "title": "str"}, total=False)
 
 ResultRow = TypedDict('ResultRow', {"contacts": "Optional[List[ResultContact]]", "domain": "str", "fit_reason": "str", "name": "str", "segment": "str"}, total=False)
+
+RunCounts = TypedDict('RunCounts', {"changed": "int", "closed": "int", "dropped": "int", "files": "Optional[List[str]]", "not_modified": "bool", "read": "int", "rejected": "int", "unchanged": "int"}, total=False)
+
+RunView = TypedDict('RunView', {"attempts": "int", "counts": "RunCounts", "created_at": "str", "error": "str", "finished_at": "str", "progress": "int", "rejects": "Optional[List[Reject]]", "source": "str", "started_at": "str", "status": "str", "task_id": "str", "trigger": "str"}, total=False)
 
 SaveResultsOutputBody = TypedDict('SaveResultsOutputBody', {"action": "str", "domain_count": "int", "persona_id_count": "int", "query_id": "str", "query_name": "str", "row_count": "int", "tags": "Optional[List[str]]"}, total=False)
 
@@ -276,6 +314,12 @@ SegmentedCompany = TypedDict('SegmentedCompany', {"address": "Address", "busines
 SignupBody = TypedDict('SignupBody', {"agent": "str", "email": "str", "first_name": "str", "last_name": "str"}, total=False)
 
 SignupResult = TypedDict('SignupResult', {"email": "str", "next_step": "str", "status": "str"}, total=False)
+
+SiteExtract = TypedDict('SiteExtract', {"crawl_error": "Optional[str]", "crawled_at": "str", "domain": "str", "languages": "Optional[List[str]]", "site_text": "Optional[str]", "text_crawled_at": "Optional[str]", "url": "Optional[str]"}, total=False)
+
+SnapshotResult = TypedDict('SnapshotResult', {"domain_count": "int", "kind": "str", "pages": "int", "persona_id_count": "int", "provider": "str", "query_id": "str", "rate_limit_waits": "int", "skipped": "int", "truncated": "bool"}, total=False)
+
+SourceStatus = TypedDict('SourceStatus', {"kind": "str", "location": "str", "mode": "str", "name": "str", "next_run_at": "str", "runs": "Optional[List[RunView]]", "schedule": "str"}, total=False)
 
 Status = TypedDict('Status', {"confidence": "float", "status": "str"}, total=False)
 
@@ -309,6 +353,50 @@ class Operations(abc.ABC):
 
     @abc.abstractmethod
     def wait(self, operation_id: str, answer: Any, *, timeout: Optional[float] = None) -> Any: ...
+
+    def admin_refresh_runs_get(self, *, task_id: str) -> RunView:
+        """One refresh run with its counts and rejects (operator admin).
+
+        GET /v1/admin/refresh-runs/{task_id} (operation admin-refresh-runs-get).
+
+        status is queued, waiting (for another run of the source), running, completed or failed; progress 0-100.
+        """
+        answer = self._call('GET', '/v1/admin/refresh-runs/{task_id}', path_params={"task_id": task_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def admin_refreshes_get(self, *, name: str, limit: Optional[int] = None) -> SourceStatus:
+        """A refresh source's run history with rejects (operator admin).
+
+        GET /v1/admin/refreshes/{name} (operation admin-refreshes-get).
+
+        The source and its latest runs, newest first, each with its counts and up to 1,000 rejects (file, row, domain, reason: refused rows and optional fields dropped from kept records).
+        """
+        answer = self._call('GET', '/v1/admin/refreshes/{name}', path_params={"name": name}, query={"limit": limit})
+        return answer  # type: ignore[no-any-return]
+
+    def admin_refreshes_list(self) -> ListOutBody:
+        """List the scheduled refresh sources with their latest run (operator admin).
+
+        GET /v1/admin/refreshes (operation admin-refreshes-list).
+
+        Every source of the server's refresh configuration (--refresh-config) with its schedule, next firing and latest run: status (queued, waiting, running, completed, failed), progress, counts (read, changed, unchanged, closed, rejected, dropped, not_modified). Admin keys of the configuration's operator_orgs only.
+        """
+        answer = self._call('GET', '/v1/admin/refreshes', path_params={}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def admin_refreshes_run(self, *, name: str, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Start a refresh of a source now (operator admin).
+
+        POST /v1/admin/refreshes/{name}/run (operation admin-refreshes-run).
+
+        Queues a run (a task of kind refresh) and returns it, status queued; follow it with GET /v1/admin/refresh-runs/{task_id}. One run of a source at a time across every server sharing the state store: a run started while another is under way waits for it.
+
+        wait=True polls the task's status until it ends (timeout in seconds) and returns the final status.
+        """
+        answer = self._call('POST', '/v1/admin/refreshes/{name}/run', path_params={"name": name}, query={})
+        if wait:
+            return self.wait('admin-refreshes-run', answer, timeout=timeout)
+        return answer
 
     def append(self, *, dataset: Optional[Optional[List[str]]] = None, domain_column: Optional[str] = None, query_id: Optional[Optional[List[str]]] = None, csv: Optional[str] = None, body_csv: Optional[bool] = None, body_dataset: Optional[Optional[List[str]]] = None, body_domain_column: Optional[str] = None, file: Optional[FileInput] = None, body_query_id: Optional[Optional[List[str]]] = None) -> List[Dict[str, Any]]:
         """Append datasets to a file of domains.
@@ -462,6 +550,70 @@ class Operations(abc.ABC):
         answer = self._call('POST', '/v1/queries/exclusion-list', path_params={}, query={}, json_body=self._merge(body, {"domains": domains, "persona_ids": persona_ids, "query_name": query_name, "tags": tags}))
         return answer  # type: ignore[no-any-return]
 
+    def crm_authorize(self, *, provider: str) -> CrmAuthorizeOutputBody:
+        """Start a CRM connection.
+
+        GET /v1/crm/{provider}/authorize (operation crm-authorize).
+
+        Answers the provider's authorize URL, bound to a single-use state token valid 10 minutes. The provider sends the person back to GET /v1/crm/{provider}/callback, which stores the connection. Unknown provider: 404. 10 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+        """
+        answer = self._call('GET', '/v1/crm/{provider}/authorize', path_params={"provider": provider}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_callback(self, *, provider: str, code: Optional[str] = None, state: Optional[str] = None, error: Optional[str] = None, error_description: Optional[str] = None) -> CrmCallbackOutputBody:
+        """OAuth redirect target of a CRM connection.
+
+        GET /v1/crm/{provider}/callback (operation crm-callback).
+
+        Where the provider sends the person back after consent (no API key: the single-use state token of the authorize URL names the organization). Exchanges the code, stores the connection (tokens sealed at rest) and answers its status. 400 for an unknown, used or expired state or a declined consent.
+        """
+        answer = self._call('GET', '/v1/crm/{provider}/callback', path_params={"provider": provider}, query={"code": code, "state": state, "error": error, "error_description": error_description})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_connections(self, *, probe: Optional[bool] = None) -> Optional[List[CRMConnectionBody]]:
+        """List CRM connections.
+
+        GET /v1/crm/connections (operation crm-connections).
+
+        The organization's CRM connections. With probe=true each is checked live (one small request, refreshing its token if due) and the fresh status returned. 20 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+        """
+        answer = self._call('GET', '/v1/crm/connections', path_params={}, query={"probe": probe})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_delete_connection(self, *, provider: str) -> MessageOutputBody:
+        """Remove a CRM connection.
+
+        DELETE /v1/crm/{provider}/connection (operation crm-delete-connection).
+
+        Removes the connection and its stored tokens. Requires an admin signed in to the web app: the session cookie plus its CSRF token in X-CSRF-Token. An API key is refused (403). The saved exclusion lists of past snapshots stay (delete them under saved queries). 404 if no connection. 10 requests a minute per organization, times the plan's multiplier.
+        """
+        answer = self._call('DELETE', '/v1/crm/{provider}/connection', path_params={"provider": provider}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def crm_suppress(self, *, provider: str, kind: Optional[str] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Snapshot a CRM into an exclusion list.
+
+        POST /v1/crm/{provider}/suppress (operation crm-suppress).
+
+        Starts a background snapshot of the CRM's companies (excluded by root domain) or contacts (CRM emails resolved against the contact index; unknown emails skipped). When it is whole, a saved exclusion list (action exclusion, tag crm) replaces the previous snapshot of this provider and kind in one step; use it as exclusion_query_id. No connection: 404; a connection needing reauthorization: 409. 5 requests a minute per organization, times the plan's multiplier. Starter plan or higher.
+
+        wait=True polls the task's status until it ends (timeout in seconds) and returns the final status.
+        """
+        answer = self._call('POST', '/v1/crm/{provider}/suppress', path_params={"provider": provider}, query={"kind": kind})
+        if wait:
+            return self.wait('crm-suppress', answer, timeout=timeout)
+        return answer
+
+    def crm_suppress_status(self, *, task_id: str) -> CrmSuppressStatusBody:
+        """CRM suppression snapshot status.
+
+        GET /v1/crm/suppress/status/{task_id} (operation crm-suppress-status).
+
+        Status of a snapshot started by POST /v1/crm/{provider}/suppress; `results` names the saved exclusion list once it is whole.
+        """
+        answer = self._call('GET', '/v1/crm/suppress/status/{task_id}', path_params={"task_id": task_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
     def delete_monitor(self, *, query_id: str) -> MessageOutputBody:
         """Stop monitoring a saved query (beyond the spec).
 
@@ -573,6 +725,74 @@ class Operations(abc.ABC):
         if wait:
             return self.wait('email-verify', answer, timeout=timeout)
         return answer
+
+    def estimate(self, *, arguments: Optional[Dict[str, Any]] = None, operation: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> EstimateAnswer:
+        """Estimate the credits of a call.
+
+        POST /v1/estimate (operation estimate).
+
+        The most credits a call of a spending operation would cost, priced at the plan's rate, without running or billing it: the searches run, nothing is returned or billed. The rule is the one the tool server's spending confirmation quotes. Operations that take a file (segment, bulkmatch, append) have no estimate here. An extension; the spec has no estimate route.
+        """
+        answer = self._call('POST', '/v1/estimate', path_params={}, query={}, json_body=self._merge(body, {"arguments": arguments, "operation": operation}))
+        return answer  # type: ignore[no-any-return]
+
+    def export_contacts(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None, format: Optional[str] = None, max_records: Optional[int] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Export contact search results.
+
+        POST /v1/exports/contacts (operation export-contacts).
+
+        Queues a task that writes every contact a contact search matches, in rank order and without per-company caps, up to max_records, to a CSV, JSONL or XLSX file of contact records (as GET /v1/contacts returns them), billed as the contact pages are (each company and each contact not billed in the last 90 days). Takes the contact search parameters as a query string without max_records, max_companies, offset and results_by_company, plus format and max_records.
+
+        wait=True polls the task's status until it ends (timeout in seconds) and returns the final status.
+        """
+        answer = self._call('POST', '/v1/exports/contacts', path_params={}, query={"persona_id": persona_id, "icp_prompt": icp_prompt, "icp_text": icp_text, "domain": domain, "inclusion_query_id": inclusion_query_id, "exclusion_query_id": exclusion_query_id, "seniority": seniority, "negate_seniority": negate_seniority, "department": department, "negate_department": negate_department, "skills": skills, "name": name, "title": title, "negate_title": negate_title, "summary": summary, "negate_summary": negate_summary, "person_country": person_country, "negate_person_country": negate_person_country, "person_state": person_state, "has_email": has_email, "email_validated": email_validated, "has_phone": has_phone, "has_mobile": has_mobile, "has_linkedin": has_linkedin, "min_connections": min_connections, "jobstart_date": jobstart_date, "filter_industry": filter_industry, "negate_filter_industry": negate_filter_industry, "filter_country": filter_country, "negate_filter_country": negate_filter_country, "filter_state": filter_state, "negate_filter_state": negate_filter_state, "employee_range": employee_range, "revenue_range": revenue_range, "revenue": revenue, "include_search_contacts": include_search_contacts, "consensus": consensus, "format": format, "max_records": max_records})
+        if wait:
+            return self.wait('export-contacts', answer, timeout=timeout)
+        return answer
+
+    def export_discover(self, *, icp_prompt: Optional[str] = None, domain: Optional[List[str]] = None, negate_domain: Optional[List[str]] = None, icp_text: Optional[str] = None, negate_icp_text: Optional[str] = None, phrase_match: Optional[List[str]] = None, negate_phrase_match: Optional[List[str]] = None, country: Optional[List[str]] = None, negate_country: Optional[List[str]] = None, state: Optional[List[str]] = None, negate_state: Optional[List[str]] = None, min_digital_footprint: Optional[int] = None, max_digital_footprint: Optional[int] = None, start_date: Optional[str] = None, category: Optional[List[str]] = None, negate_category: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, business_model: Optional[List[str]] = None, negate_business_model: Optional[List[str]] = None, social: Optional[List[str]] = None, negate_social: Optional[List[str]] = None, language: Optional[List[str]] = None, negate_language: Optional[List[str]] = None, redirect: Optional[bool] = None, exclude_leadgen: Optional[bool] = None, tech_stack: Optional[List[str]] = None, negate_tech_stack: Optional[List[str]] = None, subdomain: Optional[List[str]] = None, negate_subdomain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, exclude_domain: Optional[List[str]] = None, min_similarity: Optional[int] = None, consensus: Optional[int] = None, variance: Optional[str] = None, include_search_domains: Optional[bool] = None, enhanced: Optional[bool] = None, retrieval: Optional[bool] = None, auto_icp_text: Optional[bool] = None, auto_phrase_match: Optional[bool] = None, format: Optional[str] = None, max_records: Optional[int] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Export discovery results.
+
+        POST /v1/exports/discover (operation export-discover).
+
+        Queues a task that writes every company a discovery search matches — past the 10,000 a page can reach, up to max_records — to a CSV, JSONL or XLSX file, billed as the pages would be (one credit per company not billed in the last 90 days; when the credits run out the file stops there and the task says so). Takes the parameters of GET /v1/discover without max_records/offset, plus format and max_records. Poll GET /v1/exports/{task_id}; download GET /v1/exports/{task_id}/file.
+
+        wait=True polls the task's status until it ends (timeout in seconds) and returns the final status.
+        """
+        answer = self._call('POST', '/v1/exports/discover', path_params={}, query={"icp_prompt": icp_prompt, "domain": domain, "negate_domain": negate_domain, "icp_text": icp_text, "negate_icp_text": negate_icp_text, "phrase_match": phrase_match, "negate_phrase_match": negate_phrase_match, "country": country, "negate_country": negate_country, "state": state, "negate_state": negate_state, "min_digital_footprint": min_digital_footprint, "max_digital_footprint": max_digital_footprint, "start_date": start_date, "category": category, "negate_category": negate_category, "employee_range": employee_range, "revenue_range": revenue_range, "business_model": business_model, "negate_business_model": negate_business_model, "social": social, "negate_social": negate_social, "language": language, "negate_language": negate_language, "redirect": redirect, "exclude_leadgen": exclude_leadgen, "tech_stack": tech_stack, "negate_tech_stack": negate_tech_stack, "subdomain": subdomain, "negate_subdomain": negate_subdomain, "inclusion_query_id": inclusion_query_id, "exclusion_query_id": exclusion_query_id, "exclude_domain": exclude_domain, "min_similarity": min_similarity, "consensus": consensus, "variance": variance, "include_search_domains": include_search_domains, "enhanced": enhanced, "retrieval": retrieval, "auto_icp_text": auto_icp_text, "auto_phrase_match": auto_phrase_match, "format": format, "max_records": max_records})
+        if wait:
+            return self.wait('export-discover', answer, timeout=timeout)
+        return answer
+
+    def export_file(self, *, task_id: str) -> str:
+        """Download an export.
+
+        GET /v1/exports/{task_id}/file (operation export-file).
+
+        The file of a completed export, streamed from disk (CSV, JSONL or XLSX as requested). 409 while the export runs, 410 once its retention period has passed.
+        """
+        answer = self._call('GET', '/v1/exports/{task_id}/file', path_params={"task_id": task_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def export_status(self, *, task_id: str) -> TaskStatusBody:
+        """Export status.
+
+        GET /v1/exports/{task_id} (operation export-status).
+
+        Status and progress of an export; when completed, the file's size, record count, credits billed and download path.
+        """
+        answer = self._call('GET', '/v1/exports/{task_id}', path_params={"task_id": task_id}, query={})
+        return answer  # type: ignore[no-any-return]
+
+    def extract(self, *, domain: str) -> SiteExtract:
+        """Crawled site text and languages of a domain.
+
+        GET /v1/extract (operation extract).
+
+        What the crawler stored for one company's site: the visible text of its home page, the languages detected in it, and when and where the last crawl went. Never fetches the site: 404 when the domain is not indexed or its site was never crawled. Billed one record when the answer carries site text, every time; a crawled site without text is free.
+        """
+        answer = self._call('GET', '/v1/extract', path_params={}, query={"domain": domain})
+        return answer  # type: ignore[no-any-return]
 
     def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task.
@@ -1043,6 +1263,22 @@ class AsyncOperations(abc.ABC):
     @abc.abstractmethod
     async def _run(self, fn: Any, **kwargs: Any) -> Any: ...
 
+    async def admin_refresh_runs_get(self, *, task_id: str) -> RunView:
+        """One refresh run with its counts and rejects (operator admin) (async; see Client.admin_refresh_runs_get)."""
+        return await self._run(self._sync.admin_refresh_runs_get, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def admin_refreshes_get(self, *, name: str, limit: Optional[int] = None) -> SourceStatus:
+        """A refresh source's run history with rejects (operator admin) (async; see Client.admin_refreshes_get)."""
+        return await self._run(self._sync.admin_refreshes_get, name=name, limit=limit)  # type: ignore[no-any-return]
+
+    async def admin_refreshes_list(self) -> ListOutBody:
+        """List the scheduled refresh sources with their latest run (operator admin) (async; see Client.admin_refreshes_list)."""
+        return await self._run(self._sync.admin_refreshes_list)  # type: ignore[no-any-return]
+
+    async def admin_refreshes_run(self, *, name: str, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Start a refresh of a source now (operator admin) (async; see Client.admin_refreshes_run)."""
+        return await self._run(self._sync.admin_refreshes_run, name=name, wait=wait, timeout=timeout)
+
     async def append(self, *, dataset: Optional[Optional[List[str]]] = None, domain_column: Optional[str] = None, query_id: Optional[Optional[List[str]]] = None, csv: Optional[str] = None, body_csv: Optional[bool] = None, body_dataset: Optional[Optional[List[str]]] = None, body_domain_column: Optional[str] = None, file: Optional[FileInput] = None, body_query_id: Optional[Optional[List[str]]] = None) -> List[Dict[str, Any]]:
         """Append datasets to a file of domains (async; see Client.append)."""
         return await self._run(self._sync.append, dataset=dataset, domain_column=domain_column, query_id=query_id, csv=csv, body_csv=body_csv, body_dataset=body_dataset, body_domain_column=body_domain_column, file=file, body_query_id=body_query_id)  # type: ignore[no-any-return]
@@ -1099,6 +1335,30 @@ class AsyncOperations(abc.ABC):
         """Create an exclusion list (async; see Client.create_exclusion_list)."""
         return await self._run(self._sync.create_exclusion_list, domains=domains, persona_ids=persona_ids, query_name=query_name, tags=tags, body=body)  # type: ignore[no-any-return]
 
+    async def crm_authorize(self, *, provider: str) -> CrmAuthorizeOutputBody:
+        """Start a CRM connection (async; see Client.crm_authorize)."""
+        return await self._run(self._sync.crm_authorize, provider=provider)  # type: ignore[no-any-return]
+
+    async def crm_callback(self, *, provider: str, code: Optional[str] = None, state: Optional[str] = None, error: Optional[str] = None, error_description: Optional[str] = None) -> CrmCallbackOutputBody:
+        """OAuth redirect target of a CRM connection (async; see Client.crm_callback)."""
+        return await self._run(self._sync.crm_callback, provider=provider, code=code, state=state, error=error, error_description=error_description)  # type: ignore[no-any-return]
+
+    async def crm_connections(self, *, probe: Optional[bool] = None) -> Optional[List[CRMConnectionBody]]:
+        """List CRM connections (async; see Client.crm_connections)."""
+        return await self._run(self._sync.crm_connections, probe=probe)  # type: ignore[no-any-return]
+
+    async def crm_delete_connection(self, *, provider: str) -> MessageOutputBody:
+        """Remove a CRM connection (async; see Client.crm_delete_connection)."""
+        return await self._run(self._sync.crm_delete_connection, provider=provider)  # type: ignore[no-any-return]
+
+    async def crm_suppress(self, *, provider: str, kind: Optional[str] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Snapshot a CRM into an exclusion list (async; see Client.crm_suppress)."""
+        return await self._run(self._sync.crm_suppress, provider=provider, kind=kind, wait=wait, timeout=timeout)
+
+    async def crm_suppress_status(self, *, task_id: str) -> CrmSuppressStatusBody:
+        """CRM suppression snapshot status (async; see Client.crm_suppress_status)."""
+        return await self._run(self._sync.crm_suppress_status, task_id=task_id)  # type: ignore[no-any-return]
+
     async def delete_monitor(self, *, query_id: str) -> MessageOutputBody:
         """Stop monitoring a saved query (beyond the spec) (async; see Client.delete_monitor)."""
         return await self._run(self._sync.delete_monitor, query_id=query_id)  # type: ignore[no-any-return]
@@ -1138,6 +1398,30 @@ class AsyncOperations(abc.ABC):
     async def email_verify(self, *, email: Optional[str] = None, body: Optional[Mapping[str, Any]] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
         """Verify an email address (async; extension) (async; see Client.email_verify)."""
         return await self._run(self._sync.email_verify, email=email, body=body, wait=wait, timeout=timeout)
+
+    async def estimate(self, *, arguments: Optional[Dict[str, Any]] = None, operation: Optional[str] = None, body: Optional[Mapping[str, Any]] = None) -> EstimateAnswer:
+        """Estimate the credits of a call (async; see Client.estimate)."""
+        return await self._run(self._sync.estimate, arguments=arguments, operation=operation, body=body)  # type: ignore[no-any-return]
+
+    async def export_contacts(self, *, persona_id: Optional[List[int]] = None, icp_prompt: Optional[str] = None, icp_text: Optional[str] = None, domain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, seniority: Optional[List[str]] = None, negate_seniority: Optional[List[str]] = None, department: Optional[List[str]] = None, negate_department: Optional[List[str]] = None, skills: Optional[List[str]] = None, name: Optional[str] = None, title: Optional[List[str]] = None, negate_title: Optional[List[str]] = None, summary: Optional[str] = None, negate_summary: Optional[str] = None, person_country: Optional[List[str]] = None, negate_person_country: Optional[List[str]] = None, person_state: Optional[List[str]] = None, has_email: Optional[bool] = None, email_validated: Optional[bool] = None, has_phone: Optional[bool] = None, has_mobile: Optional[bool] = None, has_linkedin: Optional[bool] = None, min_connections: Optional[int] = None, jobstart_date: Optional[str] = None, filter_industry: Optional[List[str]] = None, negate_filter_industry: Optional[List[str]] = None, filter_country: Optional[List[str]] = None, negate_filter_country: Optional[List[str]] = None, filter_state: Optional[List[str]] = None, negate_filter_state: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, revenue: Optional[str] = None, include_search_contacts: Optional[bool] = None, consensus: Optional[int] = None, format: Optional[str] = None, max_records: Optional[int] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Export contact search results (async; see Client.export_contacts)."""
+        return await self._run(self._sync.export_contacts, persona_id=persona_id, icp_prompt=icp_prompt, icp_text=icp_text, domain=domain, inclusion_query_id=inclusion_query_id, exclusion_query_id=exclusion_query_id, seniority=seniority, negate_seniority=negate_seniority, department=department, negate_department=negate_department, skills=skills, name=name, title=title, negate_title=negate_title, summary=summary, negate_summary=negate_summary, person_country=person_country, negate_person_country=negate_person_country, person_state=person_state, has_email=has_email, email_validated=email_validated, has_phone=has_phone, has_mobile=has_mobile, has_linkedin=has_linkedin, min_connections=min_connections, jobstart_date=jobstart_date, filter_industry=filter_industry, negate_filter_industry=negate_filter_industry, filter_country=filter_country, negate_filter_country=negate_filter_country, filter_state=filter_state, negate_filter_state=negate_filter_state, employee_range=employee_range, revenue_range=revenue_range, revenue=revenue, include_search_contacts=include_search_contacts, consensus=consensus, format=format, max_records=max_records, wait=wait, timeout=timeout)
+
+    async def export_discover(self, *, icp_prompt: Optional[str] = None, domain: Optional[List[str]] = None, negate_domain: Optional[List[str]] = None, icp_text: Optional[str] = None, negate_icp_text: Optional[str] = None, phrase_match: Optional[List[str]] = None, negate_phrase_match: Optional[List[str]] = None, country: Optional[List[str]] = None, negate_country: Optional[List[str]] = None, state: Optional[List[str]] = None, negate_state: Optional[List[str]] = None, min_digital_footprint: Optional[int] = None, max_digital_footprint: Optional[int] = None, start_date: Optional[str] = None, category: Optional[List[str]] = None, negate_category: Optional[List[str]] = None, employee_range: Optional[str] = None, revenue_range: Optional[str] = None, business_model: Optional[List[str]] = None, negate_business_model: Optional[List[str]] = None, social: Optional[List[str]] = None, negate_social: Optional[List[str]] = None, language: Optional[List[str]] = None, negate_language: Optional[List[str]] = None, redirect: Optional[bool] = None, exclude_leadgen: Optional[bool] = None, tech_stack: Optional[List[str]] = None, negate_tech_stack: Optional[List[str]] = None, subdomain: Optional[List[str]] = None, negate_subdomain: Optional[List[str]] = None, inclusion_query_id: Optional[List[str]] = None, exclusion_query_id: Optional[List[str]] = None, exclude_domain: Optional[List[str]] = None, min_similarity: Optional[int] = None, consensus: Optional[int] = None, variance: Optional[str] = None, include_search_domains: Optional[bool] = None, enhanced: Optional[bool] = None, retrieval: Optional[bool] = None, auto_icp_text: Optional[bool] = None, auto_phrase_match: Optional[bool] = None, format: Optional[str] = None, max_records: Optional[int] = None, wait: bool = False, timeout: Optional[float] = None) -> Any:
+        """Export discovery results (async; see Client.export_discover)."""
+        return await self._run(self._sync.export_discover, icp_prompt=icp_prompt, domain=domain, negate_domain=negate_domain, icp_text=icp_text, negate_icp_text=negate_icp_text, phrase_match=phrase_match, negate_phrase_match=negate_phrase_match, country=country, negate_country=negate_country, state=state, negate_state=negate_state, min_digital_footprint=min_digital_footprint, max_digital_footprint=max_digital_footprint, start_date=start_date, category=category, negate_category=negate_category, employee_range=employee_range, revenue_range=revenue_range, business_model=business_model, negate_business_model=negate_business_model, social=social, negate_social=negate_social, language=language, negate_language=negate_language, redirect=redirect, exclude_leadgen=exclude_leadgen, tech_stack=tech_stack, negate_tech_stack=negate_tech_stack, subdomain=subdomain, negate_subdomain=negate_subdomain, inclusion_query_id=inclusion_query_id, exclusion_query_id=exclusion_query_id, exclude_domain=exclude_domain, min_similarity=min_similarity, consensus=consensus, variance=variance, include_search_domains=include_search_domains, enhanced=enhanced, retrieval=retrieval, auto_icp_text=auto_icp_text, auto_phrase_match=auto_phrase_match, format=format, max_records=max_records, wait=wait, timeout=timeout)
+
+    async def export_file(self, *, task_id: str) -> str:
+        """Download an export (async; see Client.export_file)."""
+        return await self._run(self._sync.export_file, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def export_status(self, *, task_id: str) -> TaskStatusBody:
+        """Export status (async; see Client.export_status)."""
+        return await self._run(self._sync.export_status, task_id=task_id)  # type: ignore[no-any-return]
+
+    async def extract(self, *, domain: str) -> SiteExtract:
+        """Crawled site text and languages of a domain (async; see Client.extract)."""
+        return await self._run(self._sync.extract, domain=domain)  # type: ignore[no-any-return]
 
     async def gen_cancel(self, *, task_id: str) -> CancelOutBody:
         """Cancel a research task (async; see Client.gen_cancel)."""
