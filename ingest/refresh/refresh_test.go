@@ -74,7 +74,7 @@ func (f *fixture) configure(cfg string) {
 }
 
 // run submits and runs a refresh of name as the task runner would.
-func (f *fixture) run(name string) (Counts, store.RefreshRun, error) {
+func (f *fixture) run(name string) (RunCounts, store.RefreshRun, error) {
 	f.t.Helper()
 	ctx := context.Background()
 	rec, err := f.svc.Submit(ctx, name, TriggerManual)
@@ -90,7 +90,7 @@ func (f *fixture) run(name string) (Counts, store.RefreshRun, error) {
 	return c, got, err
 }
 
-func (f *fixture) mustRun(name string) Counts {
+func (f *fixture) mustRun(name string) RunCounts {
 	f.t.Helper()
 	c, rec, err := f.run(name)
 	if err != nil {
@@ -99,7 +99,7 @@ func (f *fixture) mustRun(name string) Counts {
 	if rec.Status != store.RefreshCompleted || rec.Progress != 100 || rec.FinishedAt == nil {
 		f.t.Fatalf("run record after success = %+v", rec)
 	}
-	var stored Counts
+	var stored RunCounts
 	if err := json.Unmarshal(rec.Counts, &stored); err != nil || stored.Read != c.Read || stored.Changed != c.Changed || stored.Closed != c.Closed {
 		f.t.Fatalf("stored counts %s, returned %+v", rec.Counts, c)
 	}
@@ -136,7 +136,7 @@ func TestFileSnapshot(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		before func()
-		want   Counts
+		want   RunCounts
 	}{
 		{"first load", nil, RunCounts{Read: 6, Changed: 5, Rejected: 1, Files: []string{"companies.jsonl"}}},
 		{"same file", nil, RunCounts{NotModified: true}},
