@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -58,7 +56,7 @@ func runCrawl(ctx context.Context, args []string) error {
 	}
 	targets := pos
 	if *file != "" {
-		if targets, err = readDomains(*file); err != nil {
+		if targets, err = crawl.ReadDomains(*file); err != nil {
 			return err
 		}
 	}
@@ -92,27 +90,6 @@ func runCrawl(ctx context.Context, args []string) error {
 		return fmt.Errorf("crawl stopped after %d sites (those are stored; re-running is safe): %w", st.Crawled, err)
 	}
 	return nil
-}
-
-// readDomains reads one domain or URL per line, skipping blank lines and
-// # comments.
-func readDomains(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open domains file: %w", err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read domains file: %w", err)
-	}
-	return out, nil
 }
 
 func btoi(b bool) int {

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/ingest/crawl"
 	"github.com/openprospect/prospectd/ingest/refresh"
 	"github.com/openprospect/prospectd/store"
 )
@@ -33,8 +34,13 @@ func addRefreshFlags(fs *flagSet) refreshFlags {
 
 // service builds the refresh service; eng may be nil for the commands
 // that only submit and report runs.
-func (f refreshFlags) service(st store.Store, eng index.Engine, dataDir string, log zerolog.Logger) (*refresh.Service, error) {
+func (f refreshFlags) service(st store.Store, eng index.Engine, dataDir string, crawlOpts crawl.Options, log zerolog.Logger) (*refresh.Service, error) {
 	kinds := refresh.DefaultKinds()
+	ck := crawl.RefreshKind{Options: crawlOpts}
+	if eng != nil {
+		ck.Index = eng
+	}
+	kinds[crawl.KindName] = ck
 	cfg, err := refresh.LoadConfig(*f.config, kinds)
 	if err != nil {
 		return nil, fmt.Errorf("--refresh-config: %w", err)
@@ -66,7 +72,7 @@ func runRefresh(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	svc, err := rf.service(st, nil, *b.dataDir, zerolog.Nop())
+	svc, err := rf.service(st, nil, *b.dataDir, crawl.Options{}, zerolog.Nop())
 	if err != nil {
 		return err
 	}

@@ -139,7 +139,7 @@ func runServe(ctx context.Context, args []string) error {
 		jc.Saved = saved.NewService(ss)
 	}
 	go exports.CleanLoop(ctx, time.Hour)
-	refreshSvc, err := rfl.service(st, eng, *b.dataDir, log)
+	refreshSvc, err := rfl.service(st, eng, *b.dataDir, cf.options(log), log)
 	if err != nil {
 		return err
 	}

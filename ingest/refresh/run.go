@@ -288,6 +288,9 @@ func (r *run) do(ctx context.Context, sc SourceConfig, kind Kind, owner string, 
 	} else if err := r.load(ctx, sc, f, progress); err != nil {
 		return r.counts, wrapLost(ctx, err)
 	}
+	r.mu.Lock()
+	r.counts.Changed += f.Written
+	r.mu.Unlock()
 	if err := s.Engine.Refresh(ctx); err != nil {
 		return r.counts, fmt.Errorf("make the refresh visible: %w", err)
 	}

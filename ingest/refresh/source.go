@@ -44,6 +44,10 @@ type Fetch struct {
 	// Unchanged reports that nothing changed since the cursor (an HTTP
 	// 304, the same files): the run loads nothing and closes nothing.
 	Unchanged bool
+	// Written counts the records the kind updated in place itself (a
+	// website crawl writes each record as its site answers): the run
+	// reports them as changed, and loads only Parts.
+	Written int
 	// Done is called once the run completed (removing a download), may be nil.
 	Done func()
 }
