@@ -214,86 +214,65 @@ func checkVectors(vecs [][]float32, n, dim int) error {
 // stageCompanies embeds every company of the snapshot and stages its
 // vector, unless a write touched it since.
 func (e *Engine) stageCompanies(ctx context.Context, snap *pebble.Snapshot, st *refitState, progress func(int)) error {
-	lo, hi := stagedRange(prefixProfile)
-	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
-	if err != nil {
-		return fmt.Errorf("refit: scan companies: %w", err)
-	}
-	defer it.Close()
-	var batch []record.Company
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		vecs, err := st.r.Companies(ctx, batch)
-		if err == nil {
-			err = checkVectors(vecs, len(batch), st.r.Meta.Dimension)
-		}
-		if err != nil {
-			return fmt.Errorf("refit: embed companies: %w", err)
-		}
-		if err := e.stage(st, func(b *pebble.Batch) {
-			var buf []byte
-			for i := range batch {
-				if st.touched[batch[i].Domain] {
-					continue
-				}
-				buf = halfBytes(buf[:0], vecs[i])
-				_ = b.Set([]byte(prefixStagedCompany+batch[i].Domain), buf, nil)
-			}
-		}); err != nil {
-			return err
-		}
-		progress(len(batch))
-		batch = batch[:0]
-		return nil
-	}
-	for it.First(); it.Valid(); it.Next() {
-		var c record.Company
-		if err := json.Unmarshal(it.Value(), &c); err != nil {
-			return fmt.Errorf("refit: decode profile %s: %w", it.Key()[len(prefixProfile):], err)
-		}
-		batch = append(batch, c)
-		if len(batch) == st.r.BatchSize {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := it.Error(); err != nil {
-		return fmt.Errorf("refit: scan companies: %w", err)
-	}
-	return flush()
+	return stageAll(ctx, e, snap, st, progress, staging[record.Company]{
+		what: "companies", prefix: prefixProfile, embed: st.r.Companies,
+		key: func(c record.Company) ([]byte, bool) {
+			return []byte(prefixStagedCompany + c.Domain), st.touched[c.Domain]
+		},
+	})
 }
 
 // stageContacts does for contacts what stageCompanies does for companies.
 func (e *Engine) stageContacts(ctx context.Context, snap *pebble.Snapshot, st *refitState, progress func(int)) error {
-	lo, hi := stagedRange(prefixContactProfile)
+	return stageAll(ctx, e, snap, st, progress, staging[record.Contact]{
+		what: "contacts", prefix: prefixContactProfile, embed: st.r.Contacts,
+		key: func(c record.Contact) ([]byte, bool) {
+			return contactKey(prefixStagedContact, c.PersonaID), st.touchedContact[c.PersonaID]
+		},
+	})
+}
+
+// staging says how one kind of record is staged: the profiles under
+// prefix, embedded by embed, each vector stored under key unless a write
+// touched the record since the snapshot (touched is read under the write
+// lock, in stage).
+type staging[T any] struct {
+	what   string
+	prefix string
+	embed  func(context.Context, []T) ([][]float32, error)
+	key    func(T) (key []byte, touched bool)
+}
+
+// stageAll embeds every record of the snapshot under s.prefix in batches
+// and stages their vectors.
+func stageAll[T any](ctx context.Context, e *Engine, snap *pebble.Snapshot, st *refitState, progress func(int), s staging[T]) error {
+	lo, hi := stagedRange(s.prefix)
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 	if err != nil {
-		return fmt.Errorf("refit: scan contacts: %w", err)
+		return fmt.Errorf("refit: scan %s: %w", s.what, err)
 	}
 	defer it.Close()
-	var batch []record.Contact
+	var batch []T
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		vecs, err := st.r.Contacts(ctx, batch)
+		vecs, err := s.embed(ctx, batch)
 		if err == nil {
 			err = checkVectors(vecs, len(batch), st.r.Meta.Dimension)
 		}
 		if err != nil {
-			return fmt.Errorf("refit: embed contacts: %w", err)
+			return fmt.Errorf("refit: embed %s: %w", s.what, err)
 		}
 		if err := e.stage(st, func(b *pebble.Batch) {
 			var buf []byte
 			for i := range batch {
-				if st.touchedContact[batch[i].PersonaID] {
+				k, touched := s.key(batch[i])
+				if touched {
 					continue
 				}
 				buf = halfBytes(buf[:0], vecs[i])
-				_ = b.Set(contactKey(prefixStagedContact, batch[i].PersonaID), buf, nil)
+				_ = b.Set(k, buf, nil)
 			}
 		}); err != nil {
 			return err
@@ -303,11 +282,11 @@ func (e *Engine) stageContacts(ctx context.Context, snap *pebble.Snapshot, st *r
 		return nil
 	}
 	for it.First(); it.Valid(); it.Next() {
-		var c record.Contact
-		if err := json.Unmarshal(it.Value(), &c); err != nil {
-			return fmt.Errorf("refit: decode contact: %w", err)
+		var r T
+		if err := json.Unmarshal(it.Value(), &r); err != nil {
+			return fmt.Errorf("refit: decode %s record %q: %w", s.what, it.Key()[len(s.prefix):], err)
 		}
-		batch = append(batch, c)
+		batch = append(batch, r)
 		if len(batch) == st.r.BatchSize {
 			if err := flush(); err != nil {
 				return err
@@ -315,7 +294,7 @@ func (e *Engine) stageContacts(ctx context.Context, snap *pebble.Snapshot, st *r
 		}
 	}
 	if err := it.Error(); err != nil {
-		return fmt.Errorf("refit: scan contacts: %w", err)
+		return fmt.Errorf("refit: scan %s: %w", s.what, err)
 	}
 	return flush()
 }
