@@ -68,6 +68,7 @@ type RunView struct {
 	ProviderCost  float64               `json:"provider_cost_usd"`
 	ResultsID     *string               `json:"results_query_id"`
 	Error         string                `json:"error,omitempty"`
+	WebhookSecret string                `json:"webhook_secret,omitempty"`
 	CreatedAt     time.Time             `json:"created_at"`
 	UpdatedAt     time.Time             `json:"updated_at"`
 	Messages      []RunMessage          `json:"messages"`
@@ -161,11 +162,16 @@ func (s *Server) startRun(ctx context.Context, c *call) (any, error) {
 		h := sha256.Sum256([]byte(c.caller.Grant + "\x00" + string(c.raw)))
 		key = "mcp-" + hex.EncodeToString(h[:16])
 	}
-	r, _, err := svc.Start(ctx, runActor(c), key, a.Request)
+	r, created, err := svc.Start(ctx, runActor(c), key, a.Request)
 	if err != nil {
 		return nil, runError(err)
 	}
-	return s.runView(ctx, r)
+	v, err := s.runView(ctx, r)
+	if created {
+		// Shown once, as in the REST answer.
+		v.WebhookSecret = r.Data.WebhookSecret
+	}
+	return v, err
 }
 
 type runIDArgs struct {
