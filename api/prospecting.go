@@ -33,6 +33,7 @@ type prospectingStartBody struct {
 	Checkpoints             *string  `json:"checkpoints,omitempty" enum:"ask,auto" doc:"ask pauses in chat at checkpoints; auto (default) never pauses, except top_up"`
 	MaxSpendUSD             *float64 `json:"max_spend_usd,omitempty" minimum:"0" doc:"Cap on service credits at plan rates; 0 = no limit"`
 	MaxProviderSpendUSD     *float64 `json:"max_provider_spend_usd,omitempty" minimum:"0" doc:"Cap on spend on your own AI and search keys; 0 = no limit"`
+	WebhookURL              string   `json:"webhook_url,omitempty" maxLength:"2048" doc:"Receives the run's status events (prospecting_run.status: proposed, queued, running, paused with its checkpoint, completed or failed with stop_reason), signed as saved-query monitor webhooks (Standard Webhooks headers) with webhook_secret (extension); a public http(s) URL"`
 }
 
 func (b prospectingStartBody) request() prospecting.Request {
@@ -40,7 +41,7 @@ func (b prospectingStartBody) request() prospecting.Request {
 		ExcludeDomains: b.ExcludeDomains, TargetCompanies: b.TargetCompanies, ContactsPerCompany: b.ContactsPerCompany,
 		MaxCandidates: b.MaxCandidates, MaxActions: b.MaxActions, ValidationIntegrationID: b.ValidationIntegrationID,
 		ContactIntegrationID: b.ContactIntegrationID, SearchProviderID: b.SearchProviderID, Segment: b.Segment, Deliverable: b.Deliverable,
-		Goal: b.Goal, Checkpoints: b.Checkpoints, MaxSpendUSD: b.MaxSpendUSD, MaxProviderSpendUSD: b.MaxProviderSpendUSD}
+		Goal: b.Goal, Checkpoints: b.Checkpoints, MaxSpendUSD: b.MaxSpendUSD, MaxProviderSpendUSD: b.MaxProviderSpendUSD, WebhookURL: b.WebhookURL}
 }
 
 type prospectingStartInput struct {
@@ -75,6 +76,7 @@ type ProspectingRun struct {
 	ProviderSrch  float64              `json:"provider_search_cost_usd"`
 	ResultsID     *string              `json:"results_query_id" doc:"The saved query holding the results, once the run ended"`
 	Error         string               `json:"error,omitempty"`
+	WebhookSecret string               `json:"webhook_secret,omitempty" doc:"The secret signing the run's webhook events: only in the 202 answer of the start request that created a run with webhook_url (extension)"`
 	CreatedAt     time.Time            `json:"created_at"`
 	UpdatedAt     time.Time            `json:"updated_at"`
 	Messages      []ProspectingMessage `json:"messages" doc:"Every chat message, oldest first"`
@@ -173,6 +175,10 @@ func (s *Server) registerProspecting() {
 		s.deps.Log.Warn().Msg("the prospecting service has no task runner (jobs.Config.Prospecting): the /v1/prospecting routes are not served")
 		return
 	}
+	if svc.Webhooks == nil {
+		// Run webhooks reach what monitor webhooks reach.
+		svc.Webhooks = &prospecting.Webhooks{AllowPrivate: s.deps.WebhookPrivateHosts, Log: s.deps.Log}
+	}
 	tag := []string{"Prospecting"}
 	actor := func(ctx context.Context) (prospecting.Actor, error) {
 		pr, err := s.paid(ctx, store.PlanStarter)
@@ -211,11 +217,15 @@ func (s *Server) registerProspecting() {
 				return &prospectingRunOutput{Status: http.StatusOK, Body: ProspectingRun{Status: "dry_run", DryRun: true, Plan: p,
 					Brief: in.Body.Brief, Messages: []ProspectingMessage{}}}, nil
 			}
-			r, _, err := svc.Start(ctx, a, in.IdempotencyKey, in.Body.request())
+			r, created, err := svc.Start(ctx, a, in.IdempotencyKey, in.Body.request())
 			if err != nil {
 				return nil, s.prospectingError(ctx, err)
 			}
-			return view(ctx, r, http.StatusAccepted)
+			out, err := view(ctx, r, http.StatusAccepted)
+			if err == nil && created {
+				out.Body.WebhookSecret = r.Data.WebhookSecret
+			}
+			return out, err
 		})
 
 	huma.Register(s.api, huma.Operation{OperationID: "prospecting-get", Method: http.MethodGet, Path: "/v1/prospecting/runs/{run_id}",

@@ -232,3 +232,47 @@ func TestProspectingPlanAndApprove(t *testing.T) {
 		t.Fatalf("reply to a run not paused: %d %v", code, b)
 	}
 }
+
+func TestProspectingWebhookSecretShownOnce(t *testing.T) {
+	f := prospectingFixture(t)
+	// The events go to an in-memory transport: no traffic leaves the
+	// test, and it shows the run started over REST sends them.
+	var mu sync.Mutex
+	var posted []string
+	f.srv.deps.Prospecting.Webhooks.Client = &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		posted = append(posted, r.URL.String()+" "+r.Header.Get("webhook-id"))
+		mu.Unlock()
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Header: http.Header{}}, nil
+	})}
+	body := `{"brief":"Find 3 SaaS companies offering subscription billing","deliverable":"accounts","webhook_url":"https://hooks.example.com/runs"}`
+	code, b := f.sendKey(t, "POST", "/v1/prospecting/runs", f.key, "hook-1", body)
+	secret, _ := b["webhook_secret"].(string)
+	if code != 202 || !strings.HasPrefix(secret, "whsec_") {
+		t.Fatalf("start with a webhook: %d %v", code, b)
+	}
+	id := b["run_id"].(string)
+	if code, b := f.sendKey(t, "POST", "/v1/prospecting/runs", f.key, "hook-1", body); code != 202 || b["run_id"] != id || b["webhook_secret"] != nil {
+		t.Fatalf("repeat shows the secret again: %d %v", code, b)
+	}
+	if code, b := f.send(t, "GET", "/v1/prospecting/runs/"+id, f.key, nil); code != 200 || b["webhook_secret"] != nil {
+		t.Fatalf("get shows the secret: %d %v", code, b)
+	}
+	f.waitRun(t, id, "proposed")
+	f.srv.deps.Prospecting.Webhooks.Wait()
+	mu.Lock()
+	if len(posted) != 1 || !strings.HasPrefix(posted[0], "https://hooks.example.com/runs run_"+id) {
+		t.Errorf("events posted: %v", posted)
+	}
+	mu.Unlock()
+	for _, u := range []string{"ftp://hooks.example.com/x", "http://127.0.0.1:9/x"} {
+		code, b := f.sendKey(t, "POST", "/v1/prospecting/runs", f.key, "hook-"+u, `{"brief":"Find 3 SaaS companies offering subscription billing","webhook_url":"`+u+`"}`)
+		if code != 422 || !strings.Contains(fmt.Sprint(b), "webhook_url") {
+			t.Errorf("%s: %d %v", u, code, b)
+		}
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -84,7 +84,7 @@ func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Conf
 	if deps != nil {
 		deps(&d)
 	}
-	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2, Research: d.Research, CRM: d.CRM})
+	tasks := jobs.New(jobs.Config{State: st, Engine: eng, Names: names, Log: log, Workers: 2, Research: d.Research, CRM: d.CRM, Prospecting: d.Prospecting})
 	d.Tasks = tasks
 	srv := api.New(d)
 	companies := &query.Companies{Engine: eng}
@@ -94,7 +94,7 @@ func newFixtureWith(t testing.TB, deps func(*api.Deps), configure func(*mcp.Conf
 		Biller:  &account.Biller{Store: st, Plans: plans},
 		Limiter: &account.Limiter{Limits: limits, Plans: plans},
 		Tasks:   tasks, TaskState: st, OpenAPI: srv.OpenAPI(),
-		Saved: saved.NewService(st), Email: d.Email, Research: d.Research, Integrations: d.Integrations, Names: names, CRM: d.CRM,
+		Saved: saved.NewService(st), Email: d.Email, Research: d.Research, Integrations: d.Integrations, Names: names, CRM: d.CRM, Prospecting: d.Prospecting,
 		Verify:              mcp.KeyVerifier(st),
 		ResourceMetadataURL: "http://127.0.0.1/.well-known/oauth-protected-resource/v1/mcp",
 		Secret:              secret, Log: log,

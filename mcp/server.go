@@ -28,6 +28,7 @@ import (
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/integrations"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
@@ -78,6 +79,9 @@ type Config struct {
 	// CRM serves list_crm_connections and start_crm_suppression (nil:
 	// none, as the REST routes).
 	CRM *crm.Service
+	// Prospecting serves the managed prospecting run tools (nil, or no
+	// task runner: none, as the REST routes).
+	Prospecting *prospecting.Service
 	// Names serves match_company (nil: no such tool); the name index is
 	// the REST API's, shared.
 	Names *namematch.Service
@@ -141,7 +145,7 @@ func New(cfg Config) (*Server, error) {
 	s.saves = saveLimiter(plans)
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "prospectd", Title: "Prospecting API", Version: Version},
 		&sdk.ServerOptions{Instructions: instructions})
-	for _, t := range append(append(s.catalog(), s.savedTools()...), append(append(s.emailTools(), s.researchTools()...), append(s.lookupTools(), s.crmTools()...)...)...) {
+	for _, t := range append(append(s.catalog(), s.savedTools()...), append(append(s.emailTools(), s.researchTools()...), append(append(s.lookupTools(), s.crmTools()...), s.runTools()...)...)...) {
 		if err := s.add(t); err != nil {
 			return nil, err
 		}

@@ -25,6 +25,9 @@ type tool struct {
 	op string
 	// input, when op is empty, is a value whose Go type gives the schema.
 	input any
+	// extra are properties the tool takes besides its REST operation's
+	// query and body (what REST reads from a header).
+	extra map[string]any
 	// readOnly tools change nothing and spend nothing.
 	readOnly bool
 	// destructive tools delete what the caller stored.
@@ -67,6 +70,16 @@ func (s *Server) add(t *tool) error {
 	schema, err := s.inputSchema(t)
 	if err != nil {
 		return fmt.Errorf("mcp: tool %s: %w", t.name, err)
+	}
+	if len(t.extra) > 0 {
+		props, _ := schema["properties"].(map[string]any)
+		if props == nil {
+			props = map[string]any{}
+			schema["properties"] = props
+		}
+		for k, v := range t.extra {
+			props[k] = v
+		}
 	}
 	if t.estimate != nil {
 		props, _ := schema["properties"].(map[string]any)

@@ -67,6 +67,9 @@ type Request struct {
 	Checkpoints             *string  `json:"checkpoints,omitempty"`
 	MaxSpendUSD             *float64 `json:"max_spend_usd,omitempty"`
 	MaxProviderSpendUSD     *float64 `json:"max_provider_spend_usd,omitempty"`
+	// WebhookURL receives the run's status events, signed as saved-query
+	// monitor webhooks are.
+	WebhookURL string `json:"webhook_url,omitempty"`
 }
 
 // Hash is the idempotency fingerprint of a normalized request.
@@ -84,6 +87,7 @@ func invalid(field, format string, args ...any) error {
 // domains (registrable roots, first occurrence kept).
 func (r *Request) Normalize() error {
 	r.Brief = strings.TrimSpace(r.Brief)
+	r.WebhookURL = strings.TrimSpace(r.WebhookURL)
 	if n := len([]rune(r.Brief)); n < MinBriefChars || n > MaxBriefChars {
 		return invalid("brief", "must be %d-%d characters, got %d", MinBriefChars, MaxBriefChars, n)
 	}

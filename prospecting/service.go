@@ -61,8 +61,11 @@ type Service struct {
 	Research *research.Pipeline
 	// Email finds addresses; nil leaves contacts without one.
 	Email *email.Service
-	Log   zerolog.Logger
-	Now   func() time.Time
+	// Webhooks delivers run events to the webhook a run names (a client
+	// refusing non-public addresses when nil).
+	Webhooks *Webhooks
+	Log      zerolog.Logger
+	Now      func() time.Time
 	// Poll is how often a run waits on email lookups (250 ms when 0).
 	Poll time.Duration
 	// BatchSize is how many companies a step checks or researches (25
@@ -99,6 +102,9 @@ type Data struct {
 	ResultsQueryID  string          `json:"results_query_id,omitempty"`
 	Progress        Progress        `json:"progress"`
 	Costs           Costs           `json:"costs"`
+	// WebhookSecret signs the events sent to Request.WebhookURL; shown
+	// once, in the answer to the start request that created the run.
+	WebhookSecret string `json:"webhook_secret,omitempty"`
 }
 
 // Costs are a run's provider costs by source, each recomputed from what
@@ -119,10 +125,13 @@ func (c Costs) Search() float64 { return round6(c.CheckSearch + c.ContactSearch 
 type Run struct {
 	Record
 	Data Data
+	// stored is the status as last read or written: save sends an event
+	// when it changes.
+	stored string
 }
 
 func decode(rec Record) (Run, error) {
-	r := Run{Record: rec}
+	r := Run{Record: rec, stored: rec.Status}
 	if err := json.Unmarshal(rec.Data, &r.Data); err != nil {
 		return r, fmt.Errorf("run %s: decode: %w", rec.ID, err)
 	}
@@ -157,6 +166,10 @@ func (s *Service) save(ctx context.Context, r *Run) error {
 		return err
 	}
 	r.Record = rec
+	if r.stored != rec.Status {
+		s.notify(r)
+		r.stored = rec.Status
+	}
 	return nil
 }
 
@@ -195,6 +208,9 @@ func (s *Service) Start(ctx context.Context, a Actor, key string, req Request) (
 	if len(req.CompanyNames) > 0 && s.Names == nil {
 		return Run{}, false, invalid("company_names", "this deployment has no company name index")
 	}
+	if err := s.webhooks().check(req.WebhookURL); err != nil {
+		return Run{}, false, err
+	}
 	hash := req.Hash()
 	if prev, ok, err := s.State.RunByKey(ctx, a.Org.ID, key); err != nil {
 		return Run{}, false, err
@@ -207,6 +223,13 @@ func (s *Service) Start(ctx context.Context, a Actor, key string, req Request) (
 		return Run{}, false, &BusyError{RunID: active.ID}
 	}
 	r := Run{Data: Data{Request: req}}
+	if req.WebhookURL != "" {
+		secret, err := saved.NewSecret()
+		if err != nil {
+			return Run{}, false, err
+		}
+		r.Data.WebhookSecret = secret
+	}
 	if err := r.encode(); err != nil {
 		return Run{}, false, err
 	}

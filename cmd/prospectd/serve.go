@@ -174,7 +174,7 @@ func runServe(ctx context.Context, args []string) error {
 		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath,
 		Prospecting: runs})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
-		Research: pipeline, Integrations: integrationSvc, Names: names, CRM: crmSvc, Log: log}, *b.dataDir)
+		Research: pipeline, Integrations: integrationSvc, Names: names, CRM: crmSvc, Prospecting: runs, Log: log}, *b.dataDir)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/openprospect/prospectd/mcp"
 	"github.com/openprospect/prospectd/namematch"
 	"github.com/openprospect/prospectd/oauth"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
@@ -75,6 +76,8 @@ type Config struct {
 	Integrations *integrations.Service
 	// CRM serves the CRM tools (nil: none, as the REST routes).
 	CRM *crm.Service
+	// Prospecting serves the managed prospecting run tools (nil: none).
+	Prospecting *prospecting.Service
 	// Names is the REST API's name matcher (its index is shared); nil
 	// leaves out match_company.
 	Names *namematch.Service
@@ -161,7 +164,7 @@ func Mount(h Host, cfg Config) (*Parts, error) {
 		Companies: companies, Contacts: &query.ContactService{Engine: cfg.Engine, Companies: companies},
 		Biller: biller, Limiter: &account.Limiter{Limits: limits, Plans: cfg.Plans},
 		Tasks: cfg.Tasks, TaskState: cfg.State, OpenAPI: h.OpenAPI(),
-		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations, Names: cfg.Names, CRM: cfg.CRM,
+		Saved: savedSvc, Email: cfg.Email, Research: cfg.Research, Integrations: cfg.Integrations, Names: cfg.Names, CRM: cfg.CRM, Prospecting: cfg.Prospecting,
 		Verify: verify, ResourceMetadataURL: as.ResourceMetadataURL(),
 		Secret: confirmKey, SessionCap: cfg.SpendCap, Log: cfg.Log, Now: cfg.Now,
 	})
