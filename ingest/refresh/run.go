@@ -285,7 +285,7 @@ func (r *run) do(ctx context.Context, sc SourceConfig, kind Kind, owner string, 
 	}
 	if f.Unchanged {
 		r.counts.NotModified = true
-	} else if err := r.load(ctx, sc, f, progress); err != nil {
+	} else if err := r.loadAll(ctx, sc, f, progress, log); err != nil {
 		return r.counts, wrapLost(ctx, err)
 	}
 	r.mu.Lock()
@@ -302,6 +302,25 @@ func (r *run) do(ctx context.Context, sc SourceConfig, kind Kind, owner string, 
 	}
 	log.Info().Interface("counts", r.counts).Msg("refresh completed")
 	return r.counts, nil
+}
+
+// loadAll loads the fetched parts, again when a refit swapped the
+// index's embedder during the load (the engine refuses vectors of the old
+// model): the next load embeds with the new one, and the records the
+// first pass already wrote compare as unchanged, so the counts of a run
+// that met a refit undercount its changes.
+func (r *run) loadAll(ctx context.Context, sc SourceConfig, f *Fetch, progress func(int), log zerolog.Logger) error {
+	const attempts = 3
+	for i := 1; ; i++ {
+		err := r.load(ctx, sc, f, progress)
+		if i == attempts || !(errors.Is(err, index.ErrEmbedderChanged) || errors.Is(err, ingest.ErrEmbedderMismatch)) {
+			return err
+		}
+		log.Info().Err(err).Msg("the index's embedder changed during the load (a refit): loading again")
+		r.mu.Lock()
+		r.counts, r.rejs = RunCounts{}, nil
+		r.mu.Unlock()
+	}
 }
 
 func wrapLost(ctx context.Context, err error) error {
