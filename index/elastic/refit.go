@@ -357,56 +357,56 @@ func (e *Engine) scanSources(ctx context.Context, name, field string, fn func(sr
 }
 
 func (e *Engine) refitCompanies(ctx context.Context, st *refitState, from string, progress func(int)) error {
-	return e.scanSources(ctx, from, "domain", func(srcs []json.RawMessage) error {
-		for lo := 0; lo < len(srcs); lo += st.r.BatchSize {
-			page := srcs[lo:min(lo+st.r.BatchSize, len(srcs))]
-			cs := make([]record.Company, len(page))
-			for i, s := range page {
-				if err := json.Unmarshal(s, &cs[i]); err != nil {
-					return fmt.Errorf("elasticsearch refit: decode company: %w", err)
-				}
-			}
-			vecs, err := st.r.Companies(ctx, cs)
-			if err == nil {
-				err = checkRefitVectors(vecs, len(cs), e.dim)
-			}
-			if err != nil {
-				return fmt.Errorf("refit: embed companies: %w", err)
-			}
-			if err := e.createRefitted(ctx, st, e.refitAlias(e.alias), func(i int) (string, any) {
-				return cs[i].Domain, newCompanyDoc(index.CompanyDoc{Company: cs[i], Vector: vecs[i]})
-			}, len(cs)); err != nil {
-				return err
-			}
-			progress(len(cs))
-		}
-		return nil
+	return refitAll(ctx, e, st, from, progress, refitting[record.Company]{
+		what: "companies", sortField: "domain", alias: e.refitAlias(e.alias), embed: st.r.Companies,
+		doc: func(c record.Company, v []float32) (string, any) {
+			return c.Domain, newCompanyDoc(index.CompanyDoc{Company: c, Vector: v})
+		},
 	})
 }
 
 func (e *Engine) refitContacts(ctx context.Context, st *refitState, from string, progress func(int)) error {
-	return e.scanSources(ctx, from, "persona_id", func(srcs []json.RawMessage) error {
+	return refitAll(ctx, e, st, from, progress, refitting[record.Contact]{
+		what: "contacts", sortField: "persona_id", alias: e.refitAlias(e.contactsAlias), embed: st.r.Contacts,
+		doc: func(c record.Contact, v []float32) (string, any) {
+			return "c:" + personaKey(c.PersonaID), newContactDoc(index.ContactDoc{Contact: c, Vector: v})
+		},
+	})
+}
+
+// refitting says how one kind of document is re-embedded: scanned in
+// sortField order, embedded by embed, written to alias as doc makes it.
+type refitting[T any] struct {
+	what, sortField, alias string
+	embed                  func(context.Context, []T) ([][]float32, error)
+	doc                    func(T, []float32) (id string, doc any)
+}
+
+// refitAll re-embeds every document of one kind from from on, in batches,
+// into the refit's new index.
+func refitAll[T any](ctx context.Context, e *Engine, st *refitState, from string, progress func(int), r refitting[T]) error {
+	return e.scanSources(ctx, from, r.sortField, func(srcs []json.RawMessage) error {
 		for lo := 0; lo < len(srcs); lo += st.r.BatchSize {
 			page := srcs[lo:min(lo+st.r.BatchSize, len(srcs))]
-			cs := make([]record.Contact, len(page))
+			recs := make([]T, len(page))
 			for i, s := range page {
-				if err := json.Unmarshal(s, &cs[i]); err != nil {
-					return fmt.Errorf("elasticsearch refit: decode contact: %w", err)
+				if err := json.Unmarshal(s, &recs[i]); err != nil {
+					return fmt.Errorf("elasticsearch refit: decode %s: %w", r.what, err)
 				}
 			}
-			vecs, err := st.r.Contacts(ctx, cs)
+			vecs, err := r.embed(ctx, recs)
 			if err == nil {
-				err = checkRefitVectors(vecs, len(cs), e.dim)
+				err = checkRefitVectors(vecs, len(recs), e.dim)
 			}
 			if err != nil {
-				return fmt.Errorf("refit: embed contacts: %w", err)
+				return fmt.Errorf("refit: embed %s: %w", r.what, err)
 			}
-			if err := e.createRefitted(ctx, st, e.refitAlias(e.contactsAlias), func(i int) (string, any) {
-				return "c:" + personaKey(cs[i].PersonaID), newContactDoc(index.ContactDoc{Contact: cs[i], Vector: vecs[i]})
-			}, len(cs)); err != nil {
+			if err := e.createRefitted(ctx, st, r.alias, func(i int) (string, any) {
+				return r.doc(recs[i], vecs[i])
+			}, len(recs)); err != nil {
 				return err
 			}
-			progress(len(cs))
+			progress(len(recs))
 		}
 		return nil
 	})
