@@ -394,28 +394,9 @@ func (s *Server) lookupDataset(ctx context.Context, ep lookupEndpoint, values []
 		return nil, err
 	}
 	if m != "" {
-		// A row without the dataset's values (unindexed, or withheld for
-		// want of credits) has no answer either.
-		var has string
-		var uses func(i int) bool
-		switch ep.set {
-		case datasets.Vendors:
-			has = "vendors"
-			uses = func(i int) bool { return query.UsesVendor(t.Lines[i].Company, m) }
-		case datasets.Redirects:
-			rm, err := s.companies.NewRedirectMatcher(ctx, m)
-			if err != nil {
-				return nil, s.internal(ctx, "redirect match", err)
-			}
-			has = "redirect_sources"
-			uses = func(i int) bool { return rm.RedirectsTo(t.Lines[i].Company) }
+		if err := s.companies.AddMatchColumn(ctx, &t, ep.set, m); err != nil {
+			return nil, s.internal(ctx, "redirect match", err)
 		}
-		t.AddColumn("match", func(i int) any {
-			if t.Lines[i].Company == nil || t.Value(i, has) == nil {
-				return nil
-			}
-			return uses(i)
-		})
 	}
 	if ep.columns != nil {
 		t = t.Select(ep.columns...)

@@ -389,28 +389,9 @@ func (s *Server) datasetLookup(l datasetLookup) func(context.Context, *call) (an
 			out.Left = u.CreditsLeft
 		}
 		if m != "" {
-			// A row without the dataset's values (unindexed, or withheld)
-			// has no answer either.
-			var has string
-			var uses func(i int) bool
-			switch l.set {
-			case datasets.Vendors:
-				has = "vendors"
-				uses = func(i int) bool { return query.UsesVendor(t.Lines[i].Company, m) }
-			case datasets.Redirects:
-				rm, err := s.cfg.Companies.NewRedirectMatcher(ctx, m)
-				if err != nil {
-					return nil, fmt.Errorf("redirect match: %w", err)
-				}
-				has = "redirect_sources"
-				uses = func(i int) bool { return rm.RedirectsTo(t.Lines[i].Company) }
+			if err := s.cfg.Companies.AddMatchColumn(ctx, &t, l.set, m); err != nil {
+				return nil, fmt.Errorf("match: %w", err)
 			}
-			t.AddColumn("match", func(i int) any {
-				if t.Lines[i].Company == nil || t.Value(i, has) == nil {
-					return nil
-				}
-				return uses(i)
-			})
 		}
 		if l.columns != nil {
 			t = t.Select(l.columns...)

@@ -105,3 +105,34 @@ func (m RedirectMatcher) RedirectsTo(c *record.Company) bool {
 	}
 	return false
 }
+
+// AddMatchColumn adds the `match` column of a vendors or redirects lookup
+// to t: whether each row's company uses vendor m, or receives redirects
+// from m (a normalized domain). A row without the dataset's values
+// (unindexed, or withheld for want of credits) has no answer either:
+// null. Other datasets take no match and are left as they are.
+func (s *Companies) AddMatchColumn(ctx context.Context, t *datasets.Table, set datasets.Name, m string) error {
+	var has string
+	var uses func(i int) bool
+	switch set {
+	case datasets.Vendors:
+		has = "vendors"
+		uses = func(i int) bool { return UsesVendor(t.Lines[i].Company, m) }
+	case datasets.Redirects:
+		rm, err := s.NewRedirectMatcher(ctx, m)
+		if err != nil {
+			return err
+		}
+		has = "redirect_sources"
+		uses = func(i int) bool { return rm.RedirectsTo(t.Lines[i].Company) }
+	default:
+		return nil
+	}
+	t.AddColumn("match", func(i int) any {
+		if t.Lines[i].Company == nil || t.Value(i, has) == nil {
+			return nil
+		}
+		return uses(i)
+	})
+	return nil
+}
