@@ -7,7 +7,6 @@ package evaluate
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,25 +87,10 @@ func Precision(labels []string, k int, sim func(i, j int) float64) (float64, int
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			type neighbour struct {
-				j int
-				s float64
-			}
 			nbs := make([]neighbour, 0, len(labels))
 			for q := range next {
 				i := queries[q]
-				nbs = nbs[:0]
-				for j := range labels {
-					if j != i {
-						nbs = append(nbs, neighbour{j, sim(i, j)})
-					}
-				}
-				slices.SortFunc(nbs, func(a, b neighbour) int {
-					if c := cmp.Compare(b.s, a.s); c != 0 {
-						return c
-					}
-					return cmp.Compare(a.j, b.j)
-				})
+				nbs = rank(nbs, i, len(labels), sim)
 				top := nbs[:min(k, len(nbs))]
 				hits := 0
 				for _, nb := range top {

@@ -67,26 +67,11 @@ func Evaluate(labels []string, sim func(i, j int) float64) (Metrics, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			type neighbour struct {
-				j int
-				s float64
-			}
 			nbs := make([]neighbour, 0, len(labels))
 			rel := make([]bool, 0, 100)
 			for q := range next {
 				i := queries[q]
-				nbs = nbs[:0]
-				for j := range labels {
-					if j != i {
-						nbs = append(nbs, neighbour{j, sim(i, j)})
-					}
-				}
-				slices.SortFunc(nbs, func(a, b neighbour) int {
-					if c := cmp.Compare(b.s, a.s); c != 0 {
-						return c
-					}
-					return cmp.Compare(a.j, b.j)
-				})
+				nbs = rank(nbs, i, len(labels), sim)
 				rel = rel[:0]
 				for _, nb := range nbs[:min(100, len(nbs))] {
 					rel = append(rel, labels[nb.j] == labels[i])
@@ -142,4 +127,28 @@ func RankMetrics(rel []bool, relevant int) Metrics {
 	m.NDCGAt10 = dcg / ideal
 	m.RecallAt100 = float64(hits100) / float64(relevant)
 	return m
+}
+
+// neighbour is one ranked company: its index and similarity to the query.
+type neighbour struct {
+	j int
+	s float64
+}
+
+// rank fills buf with every company but i, most similar first (ties by
+// index, so rankings are deterministic), and returns it.
+func rank(buf []neighbour, i, n int, sim func(i, j int) float64) []neighbour {
+	buf = buf[:0]
+	for j := range n {
+		if j != i {
+			buf = append(buf, neighbour{j, sim(i, j)})
+		}
+	}
+	slices.SortFunc(buf, func(a, b neighbour) int {
+		if c := cmp.Compare(b.s, a.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.j, b.j)
+	})
+	return buf
 }
