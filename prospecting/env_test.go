@@ -18,6 +18,7 @@ import (
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/email/mailworld"
+	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/integrations"
@@ -96,6 +97,26 @@ type env struct {
 type envOpts struct {
 	plan    store.Plan
 	credits int // 0: the plan's
+	// waves plans leads runs as wave runs (the rollout reaches every
+	// organization).
+	waves bool
+	// hideEmails: contact search returns no addresses, as a corpus whose
+	// contacts have none (every email comes from a lookup).
+	hideEmails bool
+	// noMailbox: companies (by demo index) whose mail server knows none
+	// of their people, so lookups there find nothing.
+	noMailbox func(i int) bool
+}
+
+// noEmails is a contact index whose contacts carry no address.
+type noEmails struct{ query.ContactIndex }
+
+func (n noEmails) SearchContacts(ctx context.Context, s index.ContactSearch) (index.ContactResult, error) {
+	res, err := n.ContactIndex.SearchContacts(ctx, s)
+	for i := range res.Hits {
+		res.Hits[i].Contact.Email, res.Hits[i].Contact.EmailValidated = "", false
+	}
+	return res, err
 }
 
 func newEnv(t *testing.T, o envOpts) *env {
@@ -126,7 +147,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 		cfg.Credits = o.credits
 		plans[o.plan] = cfg
 	}
-	w := mailWorld(t, c)
+	w := mailWorld(t, c, o.noMailbox)
 	box, _ := secrets.New(bytes.Repeat([]byte{7}, 32))
 	integ, pipeline := research.New(research.Config{Secrets: box, AllowPrivate: true, MaxRetries: 1}, st, eng, zerolog.Nop())
 	emailer, emailSvc, err := jobs.NewEmail(jobs.Config{Engine: eng, Plans: plans, Log: zerolog.Nop()}, st,
@@ -136,9 +157,16 @@ func newEnv(t *testing.T, o envOpts) *env {
 		t.Fatal(err)
 	}
 	companies := &query.Companies{Engine: eng}
+	var contacts query.ContactIndex = eng
+	if o.hideEmails {
+		contacts = noEmails{eng}
+	}
 	svc := &prospecting.Service{State: st, Biller: &account.Biller{Store: st, Plans: plans}, Plans: plans, Engine: eng, Companies: companies,
-		Contacts: &query.ContactService{Engine: eng, Companies: companies}, Names: &namematch.Service{Engine: eng}, Integrations: integ,
+		Contacts: &query.ContactService{Engine: contacts, Companies: companies}, Names: &namematch.Service{Engine: eng}, Integrations: integ,
 		Research: pipeline, Email: emailSvc, Log: zerolog.Nop(), Poll: 20 * time.Millisecond}
+	if o.waves {
+		svc.Waves = prospecting.WaveRollout{All: true}
+	}
 	runner := jobs.New(jobs.Config{State: st, Engine: eng, Plans: plans, Log: zerolog.Nop(), Workers: 2, Research: pipeline, Prospecting: svc,
 		Lease: 2 * time.Second})
 	runner.PollInterval = 50 * time.Millisecond
@@ -161,7 +189,7 @@ func (e *env) start(t *testing.T) {
 
 // mailWorld serves every demo domain with a mailbox for each of its
 // contacts, named by the company's address pattern.
-func mailWorld(t *testing.T, c *corpus) *mailworld.World {
+func mailWorld(t *testing.T, c *corpus, noMailbox func(int) bool) *mailworld.World {
 	t.Helper()
 	w, err := mailworld.New()
 	if err != nil {
@@ -177,6 +205,9 @@ func mailWorld(t *testing.T, c *corpus) *mailworld.World {
 		tpl, dom := pattern[:at], pattern[at+1:]
 		var boxes []string
 		for _, p := range c.g.ContactsOf(i) {
+			if noMailbox != nil && noMailbox(i) {
+				break
+			}
 			if l := localPart(tpl, p.Name); l != "" {
 				boxes = append(boxes, l)
 			}

@@ -20,6 +20,8 @@ type MessageBody struct {
 	Checkpoint  string `json:"checkpoint,omitempty"`
 	// Options of a checkpoint question: the replies it takes.
 	Options []string `json:"options,omitempty"`
+	// Review holds a wave run's contacts_review numbers.
+	Review *Review `json:"review,omitempty"`
 }
 
 // message writes a message; key "" appends, a key rewrites that message.

@@ -92,6 +92,9 @@ type Plan struct {
 	Persona             string        `json:"persona,omitempty"`
 	Estimate            Estimate      `json:"estimate"`
 	Questions           []string      `json:"questions,omitempty"`
+	// EmailLookupNote is set on a wave run's plan only (absent otherwise):
+	// it says which email lookups run before the contacts_review.
+	EmailLookupNote string `json:"email_lookup_note,omitempty"`
 	// Ready is false while a question or an engine pick is open.
 	Ready bool `json:"ready"`
 	// Picked are the fields the user set in a plan patch; a later
@@ -231,6 +234,7 @@ func (s *Service) rederive(ctx context.Context, org store.Org, req Request, p *P
 		return err
 	}
 	p.AccountSpendLeftUSD = left
+	p.EmailLookupNote = s.lookupNote(org.ID, p)
 	p.Ready = len(p.Questions) == 0 && !p.CompanyCheckEngine.PickRequired && !p.ContactEngine.PickRequired && !p.SearchProvider.PickRequired
 	return s.estimate(ctx, org.ID, p, supplied)
 }

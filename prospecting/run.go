@@ -72,6 +72,9 @@ type Progress struct {
 	CreditStop bool     `json:"credit_stop,omitempty"`
 	Answered   []string `json:"answered,omitempty"`
 	StopAsked  bool     `json:"stop_asked,omitempty"`
+	// ReviewLookups are the lookups a wave run's contacts_review offered
+	// and the reply agreed to, not yet sent.
+	ReviewLookups int `json:"review_lookups,omitempty"`
 }
 
 // Candidate is a company the run found and worked.
@@ -85,8 +88,11 @@ type Candidate struct {
 	Reason     string  `json:"reason,omitempty"`
 	Billed     bool    `json:"billed,omitempty"`
 	PeopleDone bool    `json:"people_done,omitempty"`
-	Queries    int     `json:"queries,omitempty"`
-	Segment    string  `json:"segment,omitempty"`
+	// IndexDone: the index was searched for its contacts (wave runs
+	// search the index of every fit company before researching any).
+	IndexDone bool   `json:"index_done,omitempty"`
+	Queries   int    `json:"queries,omitempty"`
+	Segment   string `json:"segment,omitempty"`
 }
 
 // Contact is a person the run kept at a fit company.
@@ -103,6 +109,10 @@ type Contact struct {
 	RoleReason  string `json:"role_reason"`
 	Billed      bool   `json:"billed,omitempty"`
 	EmailTries  int    `json:"email_tries,omitempty"`
+	// Early: looked up before the contacts_review (a wave run's early
+	// lookups); LookupWave is the wave that looked it up.
+	Early      bool `json:"early,omitempty"`
+	LookupWave int  `json:"lookup_wave,omitempty"`
 }
 
 // maxEmailTries bounds the lookups of one contact that end without a
@@ -221,6 +231,9 @@ func (s *Service) Run(ctx context.Context, t store.Task, in TaskInput, progress 
 			}
 			if first {
 				r.Data.Progress.Round, r.Data.Progress.Step = 1, stepCompanies
+				if isWave(&r) {
+					r.Data.Progress.CheckGoal = s.firstWave(&r)
+				}
 			}
 			if err := s.save(ctx, &r); errors.Is(err, ErrStale) {
 				continue
@@ -228,7 +241,14 @@ func (s *Service) Run(ctx context.Context, t store.Task, in TaskInput, progress 
 				return out, err
 			}
 			if first {
-				if _, err := s.message(ctx, r.ID, "started", MessageBody{Type: "text", Text: "Run approved and started: searching and checking companies."}); err != nil {
+				text := "Run approved and started: searching and checking companies."
+				if isWave(&r) {
+					x := rates(&r.Data.Progress)
+					text = fmt.Sprintf("Run approved and started: wave 1 checks %d companies (sized for %d covered companies at a %.0f%% fit rate, "+
+						"%.0f%% persona match share and %.0f%% email find rate, with a 25%% margin).", r.Data.Progress.CheckGoal,
+						r.Data.Plan.TargetCompanies, 100*x.Fit, 100*x.MatchShare, 100*x.Find)
+				}
+				if _, err := s.message(ctx, r.ID, "started", MessageBody{Type: "text", Text: text}); err != nil {
 					return out, err
 				}
 			}
@@ -386,9 +406,11 @@ func companiesOver(r *Run) bool {
 	switch {
 	case pr.CreditStop:
 		return true
-	case pr.Round == 1 && c.Fit >= p.TargetCompanies:
+	case isWave(r) && c.Checked >= pr.CheckGoal:
+		return true // a wave checks all its companies
+	case !isWave(r) && pr.Round == 1 && c.Fit >= p.TargetCompanies:
 		return true
-	case pr.Round > 1 && c.Checked >= pr.CheckGoal:
+	case !isWave(r) && pr.Round > 1 && c.Checked >= pr.CheckGoal:
 		return true
 	case unchecked == 0 && (pr.Exhausted || c.Candidates >= p.MaxCandidates):
 		return true
@@ -407,11 +429,15 @@ func (s *Service) stepCompanies(ctx context.Context, r *Run) (bool, error) {
 		pr.Step, r.Data.Phase = stepPeople, PhasePeople
 		return false, nil
 	}
+	size := s.batchSize()
+	if isWave(r) {
+		size = min(size, pr.CheckGoal-pr.Count().Checked) // a wave checks its size, no more
+	}
 	var batch []int
 	for i, c := range pr.Candidates {
 		if !c.Checked {
 			batch = append(batch, i)
-			if len(batch) == s.batchSize() {
+			if len(batch) == size {
 				break
 			}
 		}
@@ -646,16 +672,11 @@ func splitCost(o *research.Outcome) (ai, search float64) {
 }
 
 func (s *Service) stepPeople(ctx context.Context, r *Run) (bool, error) {
-	pr, p := &r.Data.Progress, r.Data.Plan
-	var batch []int
-	for i, c := range pr.Candidates {
-		if c.Fit && c.Billed && !c.PeopleDone {
-			batch = append(batch, i)
-			if len(batch) == s.batchSize() {
-				break
-			}
-		}
+	if isWave(r) {
+		return s.wavePeople(ctx, r)
 	}
+	pr, p := &r.Data.Progress, r.Data.Plan
+	batch := s.peopleBatch(r, func(c Candidate) bool { return !c.PeopleDone })
 	if len(batch) == 0 || pr.CreditStop {
 		if p.Checkpoints == CheckpointsAsk && !pr.answered(CheckpointContactsReview) {
 			return true, s.pause(ctx, r, CheckpointContactsReview, s.reviewQuestion(r))
@@ -663,24 +684,49 @@ func (s *Service) stepPeople(ctx context.Context, r *Run) (bool, error) {
 		pr.Step = stepEmails
 		return false, nil
 	}
+	have, err := s.indexContacts(ctx, r, batch)
+	if err != nil {
+		return false, err
+	}
+	// Companies still short: the contact engine researches them.
+	var short []int
+	for _, i := range batch {
+		if have[pr.Candidates[i].Domain] < p.ContactsPerCompany {
+			short = append(short, i)
+		}
+	}
+	if len(short) > 0 && !pr.CreditStop {
+		if err := s.research(ctx, r, short, have); err != nil {
+			return false, err
+		}
+	}
+	for _, i := range batch {
+		pr.Candidates[i].PeopleDone, pr.Candidates[i].IndexDone = true, true
+	}
+	pr.Actions++
+	return false, nil
+}
+
+// indexContacts keeps the persona-ranked index contacts of the batch's
+// companies that the limit and the credits pay for, and returns the
+// contacts each company has.
+func (s *Service) indexContacts(ctx context.Context, r *Run, batch []int) (map[string]int, error) {
+	pr, p := &r.Data.Progress, r.Data.Plan
 	domains := make([]string, len(batch))
 	for k, i := range batch {
 		domains[k] = pr.Candidates[i].Domain
 	}
-	have := map[string]int{}
-	for _, c := range pr.Contacts {
-		have[c.Domain]++
-	}
+	have := contactsPer(pr)
 	// Index contacts first, ranked by the persona.
 	v := url.Values{"domain": domains, "max_companies": {strconv.Itoa(len(domains))}, "results_by_company": {strconv.Itoa(p.ContactsPerCompany)},
 		"icp_text": {p.Persona}}
 	d, err := query.ParseContactQuery(v)
 	if err != nil {
-		return false, fmt.Errorf("contact search: %w", err)
+		return nil, fmt.Errorf("contact search: %w", err)
 	}
 	res, err := s.Contacts.Discover(ctx, d)
 	if err != nil {
-		return false, fmt.Errorf("contact search: %w", err)
+		return nil, fmt.Errorf("contact search: %w", err)
 	}
 	var found []Contact
 	for _, g := range res.Groups {
@@ -703,25 +749,9 @@ func (s *Service) stepPeople(ctx context.Context, r *Run) (bool, error) {
 		}
 	}
 	if err := s.billContacts(ctx, r, found); err != nil {
-		return false, err
+		return nil, err
 	}
-	// Companies still short: the contact engine researches them.
-	var short []int
-	for _, i := range batch {
-		if have[pr.Candidates[i].Domain] < p.ContactsPerCompany {
-			short = append(short, i)
-		}
-	}
-	if len(short) > 0 && !pr.CreditStop {
-		if err := s.research(ctx, r, short, have); err != nil {
-			return false, err
-		}
-	}
-	for _, i := range batch {
-		pr.Candidates[i].PeopleDone = true
-	}
-	pr.Actions++
-	return false, nil
+	return contactsPer(pr), nil
 }
 
 func hasContact(list []Contact, key string) bool {
@@ -876,41 +906,19 @@ func (s *Service) webResearch(ctx context.Context, r *Run, short []int, have map
 // email batch at a time, within the spending limit.
 func (s *Service) stepEmails(ctx context.Context, r *Run) (bool, error) {
 	pr := &r.Data.Progress
+	if isWave(r) {
+		return s.waveEmails(ctx, r)
+	}
 	if s.Email == nil {
 		pr.Step = stepEvaluate
 		return false, nil
 	}
 	if pr.EmailBatch != "" {
-		b, err := s.Email.Batch(ctx, r.OrgID, pr.EmailBatch)
-		if err != nil {
-			return false, fmt.Errorf("email lookups: %w", err)
+		settled, err := s.collectEmails(ctx, r)
+		if err != nil || settled {
+			return false, err
 		}
-		if b.Completed+b.Failed < b.Total {
-			return false, sleep(ctx, s.poll())
-		}
-		byRef := map[string]email.JobView{}
-		for _, j := range b.Results {
-			byRef[j.Ref] = j
-		}
-		for k := range pr.Contacts {
-			c := &pr.Contacts[k]
-			j, ok := byRef[c.Key]
-			if !ok || c.EmailStatus != emailPending {
-				continue
-			}
-			c.EmailStatus = emailNotFound
-			switch {
-			case j.Result != nil && j.Result.Result != nil && j.Result.Withheld == "" && j.Result.Status == email.StatusFound:
-				c.Email, c.EmailStatus = j.Result.Result.Email, emailFound
-			case j.Status == store.EmailFailed && j.Result == nil && c.EmailTries < maxEmailTries:
-				// The lookup never ran to a verdict (its batch was given up
-				// after repeated crashes): ask again in a later batch.
-				c.EmailStatus = ""
-			}
-			c.EmailTries++
-		}
-		pr.EmailBatch = ""
-		return false, nil
+		return false, sleep(ctx, s.poll())
 	}
 	var todo []int
 	for k, c := range pr.Contacts {
@@ -928,25 +936,44 @@ func (s *Service) stepEmails(ctx context.Context, r *Run) (bool, error) {
 	// One batch per step, sized like a step of companies, so a step
 	// never holds the run for long.
 	todo = todo[:min(len(todo), email.MaxBatch, s.batchSize()*r.Data.Plan.ContactsPerCompany)]
-	sub := email.Submission{Kind: email.KindFind, Round: "prospecting:" + r.ID}
-	for _, k := range todo {
-		c := pr.Contacts[k]
-		first, last := splitName(c.Name)
-		sub.Requests = append(sub.Requests, email.Request{FirstName: first, LastName: last, Domain: c.Domain})
-		sub.Refs = append(sub.Refs, c.Key)
-	}
-	b, _, err := s.Email.Submit(ctx, r.OrgID, sub)
-	if errors.Is(err, store.ErrOverLimit) {
-		return false, sleep(ctx, 4*s.poll()) // the account's lookups are full: wait for room
-	}
+	_, err := s.submitLookups(ctx, r, todo, false)
+	return false, err
+}
+
+// collectEmails applies the run's email batch to its contacts once every
+// lookup of it has settled (settled false, nothing applied, before).
+func (s *Service) collectEmails(ctx context.Context, r *Run) (bool, error) {
+	pr := &r.Data.Progress
+	b, err := s.Email.Batch(ctx, r.OrgID, pr.EmailBatch)
 	if err != nil {
 		return false, fmt.Errorf("email lookups: %w", err)
 	}
-	for _, k := range todo {
-		pr.Contacts[k].EmailStatus = emailPending
+	if b.Completed+b.Failed < b.Total {
+		return false, nil
 	}
-	pr.EmailBatch = b.ID
-	return false, nil
+	byRef := map[string]email.JobView{}
+	for _, j := range b.Results {
+		byRef[j.Ref] = j
+	}
+	for k := range pr.Contacts {
+		c := &pr.Contacts[k]
+		j, ok := byRef[c.Key]
+		if !ok || c.EmailStatus != emailPending {
+			continue
+		}
+		c.EmailStatus = emailNotFound
+		switch {
+		case j.Result != nil && j.Result.Result != nil && j.Result.Withheld == "" && j.Result.Status == email.StatusFound:
+			c.Email, c.EmailStatus = j.Result.Result.Email, emailFound
+		case j.Status == store.EmailFailed && j.Result == nil && c.EmailTries < maxEmailTries:
+			// The lookup never ran to a verdict (its batch was given up
+			// after repeated crashes): ask again in a later batch.
+			c.EmailStatus = ""
+		}
+		c.EmailTries++
+	}
+	pr.EmailBatch = ""
+	return true, nil
 }
 
 func (s *Service) poll() time.Duration {
@@ -1004,6 +1031,10 @@ func (s *Service) evaluate(ctx context.Context, r *Run) (bool, error) {
 	// Another round sized from the yield, with a 25% margin.
 	yield := float64(max(got, 1)) / float64(c.Checked)
 	add := int(math.Ceil(float64(p.TargetCompanies-got) / yield * 1.25))
+	if isWave(r) {
+		// The next wave is sized from the run's own rates.
+		add = waveSize(r)
+	}
 	room := p.MaxCandidates - c.Candidates + unchecked
 	if room < add && p.MaxCandidatesAuto && !pr.Raised {
 		// The automatic limit is raised once, within a per-target ceiling.
@@ -1042,8 +1073,12 @@ func (s *Service) evaluate(ctx context.Context, r *Run) (bool, error) {
 	pr.Round++
 	pr.CheckGoal = c.Checked + add
 	pr.Step, r.Data.Phase = stepCompanies, PhaseCompanies
+	word := "Round"
+	if isWave(r) {
+		word = "Wave"
+	}
 	_, err := s.message(ctx, r.ID, fmt.Sprintf("round-%d", pr.Round), MessageBody{Type: "text",
-		Text: fmt.Sprintf("Round %d: %d of %d companies covered; adding %d companies to check (about $%.2f in credits).", pr.Round, got, p.TargetCompanies, add, cost)})
+		Text: fmt.Sprintf("%s %d: %d of %d companies covered; adding %d companies to check (about $%.2f in credits).", word, pr.Round, got, p.TargetCompanies, add, cost)})
 	return false, err
 }
 
@@ -1072,15 +1107,33 @@ func (s *Service) reviewQuestion(r *Run) string {
 
 // pause stops the run at a checkpoint with its question.
 func (s *Service) pause(ctx context.Context, r *Run, checkpoint, question string) error {
+	return s.pauseWith(ctx, r, checkpoint, question, nil)
+}
+
+// pauseWith is pause with a wave run's review numbers in the message.
+func (s *Service) pauseWith(ctx context.Context, r *Run, checkpoint, question string, rv *Review) error {
 	r.Status, r.Data.Checkpoint = StatusPaused, checkpoint
 	_, err := s.message(ctx, r.ID, fmt.Sprintf("%s-%d", checkpoint, r.Data.Progress.Round), MessageBody{Type: "checkpoint", Checkpoint: checkpoint,
-		Text: question, Options: []string{"continue", "stop"}})
+		Text: question, Options: []string{"continue", "stop"}, Review: rv})
 	return err
 }
 
 // finish ends the run: its results saved as a saved query, its research
 // holders closed, the stop reason recorded.
 func (s *Service) finish(ctx context.Context, r *Run, reason string) error {
+	// Lookups still running (a wave run's early ones) settle first, so
+	// the addresses they find, and bill, are in the results.
+	for r.Data.Progress.EmailBatch != "" && s.Email != nil {
+		settled, err := s.collectEmails(ctx, r)
+		if err != nil {
+			return err
+		}
+		if !settled {
+			if err := sleep(ctx, s.poll()); err != nil {
+				return err
+			}
+		}
+	}
 	if r.Data.ResultsQueryID == "" {
 		q, err := s.saveResults(ctx, r)
 		if err != nil {

@@ -71,6 +71,9 @@ type Service struct {
 	// BatchSize is how many companies a step checks or researches (25
 	// when 0).
 	BatchSize int
+	// Waves is the wave runs' rollout: leads runs of the organizations it
+	// reaches are planned as wave runs (none when zero).
+	Waves WaveRollout
 }
 
 func (s *Service) now() time.Time {
