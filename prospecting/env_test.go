@@ -92,6 +92,9 @@ type env struct {
 	runner  *jobs.Runner
 	emailer *jobs.Runner
 	cancel  context.CancelFunc
+	// jc and ec build the runners again (restart).
+	jc jobs.Config
+	ec email.Config
 }
 
 type envOpts struct {
@@ -150,9 +153,9 @@ func newEnv(t *testing.T, o envOpts) *env {
 	w := mailWorld(t, c, o.noMailbox)
 	box, _ := secrets.New(bytes.Repeat([]byte{7}, 32))
 	integ, pipeline := research.New(research.Config{Secrets: box, AllowPrivate: true, MaxRetries: 1}, st, eng, zerolog.Nop())
-	emailer, emailSvc, err := jobs.NewEmail(jobs.Config{Engine: eng, Plans: plans, Log: zerolog.Nop()}, st,
-		email.Config{DNSServer: w.DNSAddr(), SMTPPort: w.SMTPPort(), SenderDomain: "sender.example.com", AllowPrivate: true, RatePerMinute: -1,
-			CommandTimeout: 2 * time.Second})
+	ec := email.Config{DNSServer: w.DNSAddr(), SMTPPort: w.SMTPPort(), SenderDomain: "sender.example.com", AllowPrivate: true, RatePerMinute: -1,
+		CommandTimeout: 2 * time.Second}
+	emailer, emailSvc, err := jobs.NewEmail(jobs.Config{Engine: eng, Plans: plans, Log: zerolog.Nop(), Lease: 2 * time.Second}, st, ec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,10 +170,12 @@ func newEnv(t *testing.T, o envOpts) *env {
 	if o.waves {
 		svc.Waves = prospecting.WaveRollout{All: true}
 	}
-	runner := jobs.New(jobs.Config{State: st, Engine: eng, Plans: plans, Log: zerolog.Nop(), Workers: 2, Research: pipeline, Prospecting: svc,
-		Lease: 2 * time.Second})
+	jc := jobs.Config{State: st, Engine: eng, Plans: plans, Log: zerolog.Nop(), Workers: 2, Research: pipeline, Prospecting: svc,
+		Lease: 2 * time.Second}
+	runner := jobs.New(jc)
 	runner.PollInterval = 50 * time.Millisecond
-	e := &env{st: st, svc: svc, integ: integ, actor: prospecting.Actor{Org: org, UserID: u.ID}, world: w, runner: runner, emailer: emailer}
+	e := &env{st: st, svc: svc, integ: integ, actor: prospecting.Actor{Org: org, UserID: u.ID}, world: w, runner: runner, emailer: emailer,
+		jc: jc, ec: ec}
 	e.start(t)
 	return e
 }
@@ -185,6 +190,26 @@ func (e *env) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); e.runner.Stop(); e.emailer.Stop() })
+}
+
+// restart stops the task runners at once — the run's task and any email
+// batch are interrupted where they are, their leases left to expire, as
+// when a server dies — and starts new ones on the same state store.
+func (e *env) restart(t *testing.T) {
+	t.Helper()
+	e.cancel()
+	e.runner.Stop()
+	e.emailer.Stop()
+	ejc := e.jc
+	ejc.State, ejc.Workers, ejc.Research, ejc.Prospecting = nil, 0, nil, nil
+	emailer, emailSvc, err := jobs.NewEmail(ejc, e.st, e.ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc.Email = emailSvc
+	e.runner, e.emailer = jobs.New(e.jc), emailer
+	e.runner.PollInterval = 50 * time.Millisecond
+	e.start(t)
 }
 
 // mailWorld serves every demo domain with a mailbox for each of its

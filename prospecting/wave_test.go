@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -245,5 +246,108 @@ func checkReview(t *testing.T, r prospecting.Run, rv prospecting.Review) {
 	}
 	if c.Covered >= r.Data.Plan.TargetCompanies {
 		t.Fatalf("review with the target reached: %+v", c)
+	}
+}
+
+// TestLookupNoteOnlyOnWaveRuns: the plan carries email_lookup_note on
+// leads runs the rollout reaches, never on companies-only runs or before
+// the rollout.
+func TestLookupNoteOnlyOnWaveRuns(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		rollout     prospecting.WaveRollout
+		deliverable string
+		want        bool
+	}{
+		{prospecting.WaveRollout{}, "leads", false},
+		{prospecting.WaveRollout{Orgs: []string{"another"}}, "leads", false},
+		{prospecting.WaveRollout{Orgs: []string{e.actor.Org.ID}}, "leads", true},
+		{prospecting.WaveRollout{All: true}, "leads", true},
+		{prospecting.WaveRollout{All: true}, "accounts", false},
+	} {
+		e.svc.Waves = tc.rollout
+		p, err := e.svc.DryRun(ctx, e.actor, prospecting.Request{Brief: billingBrief, Deliverable: ptr(tc.deliverable)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.EmailLookupNote != ""; got != tc.want {
+			t.Errorf("rollout %+v, %s: note %q", tc.rollout, tc.deliverable, p.EmailLookupNote)
+		}
+		b, _ := json.Marshal(p)
+		if strings.Contains(string(b), "email_lookup_note") != tc.want {
+			t.Errorf("plan JSON %s", b)
+		}
+	}
+}
+
+// TestWaveRunResumesAfterRestarts: a wave run's runners (its task and the
+// email batches) are stopped at random moments and started again on the
+// same state store; the run still ends, every fit company, index contact
+// and found address billed once, and no contact with an address found is
+// looked up again.
+func TestWaveRunResumesAfterRestarts(t *testing.T) {
+	e := newEnv(t, envOpts{waves: true, hideEmails: true, noMailbox: func(i int) bool { return i%2 == 0 }})
+	e.svc.BatchSize = 3 // many persisted steps to stop between
+	ctx := context.Background()
+	r := e.startApproved(t, "wave-kill", prospecting.Request{Brief: billingBrief, TargetCompanies: ptr(8), ContactsPerCompany: ptr(2)})
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
+	restarts, reviews := 0, 0
+	for deadline := time.Now().Add(3 * time.Minute); ; {
+		if time.Now().After(deadline) {
+			t.Fatalf("run still %s after %d restarts", r.Status, restarts)
+		}
+		time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
+		cur, err := e.svc.Get(ctx, e.actor.Org.ID, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch cur.Status {
+		case prospecting.StatusFailed:
+			t.Fatalf("run failed: %s", cur.Data.Error)
+		case prospecting.StatusCompleted:
+			r = cur
+		case prospecting.StatusPaused:
+			reviews++
+			if _, err := e.svc.Reply(ctx, e.actor, r.ID, prospecting.ReplyRequest{Checkpoint: cur.Data.Checkpoint, Action: "continue"}); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		default:
+			if restarts < 6 {
+				restarts++
+				t.Logf("restart %d at %s step %s wave %d, %+v", restarts, cur.Status, cur.Data.Progress.Step, cur.Data.Progress.Round, cur.Data.Progress.Count())
+				e.restart(t)
+				// Let the new runners make progress before the next stop.
+				for until := time.Now().Add(20 * time.Second); time.Now().Before(until); time.Sleep(5 * time.Millisecond) {
+					if now, _ := e.svc.Get(ctx, e.actor.Org.ID, r.ID); now.Rev != cur.Rev {
+						break
+					}
+				}
+			} else {
+				time.Sleep(50 * time.Millisecond)
+			}
+			continue
+		}
+		break
+	}
+	c := r.Data.Progress.Count()
+	t.Logf("after %d restarts and %d reviews: %+v stop %s", restarts, reviews, c, r.Data.StopReason)
+	if restarts < 3 {
+		t.Fatalf("only %d restarts before the run ended", restarts)
+	}
+	e.checkBilling(t, r)
+	// Each found address once; each contact asked at most its tries.
+	seen := map[string]bool{}
+	for _, k := range r.Data.Progress.Contacts {
+		if k.EmailStatus == "found" {
+			if seen[k.Email] {
+				t.Fatalf("address %s found twice", k.Email)
+			}
+			seen[k.Email] = true
+		}
+		if k.EmailTries > 3 {
+			t.Fatalf("contact %s looked up %d times", k.Key, k.EmailTries)
+		}
 	}
 }

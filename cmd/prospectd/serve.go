@@ -20,6 +20,7 @@ import (
 	"github.com/openprospect/prospectd/internal/toolwire"
 	"github.com/openprospect/prospectd/jobs"
 	"github.com/openprospect/prospectd/namematch"
+	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
@@ -38,6 +39,7 @@ func runServe(ctx context.Context, args []string) error {
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	runBatch := fs.Int("prospecting-batch", "PROSPECT_PROSPECTING_BATCH", 25, "companies a prospecting run checks or researches per persisted step")
+	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
 	rf := addResearchFlags(fs)
@@ -169,6 +171,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	if runs != nil {
 		runs.Email, runs.BatchSize = emails, *runBatch
+		runs.Waves = prospecting.ParseWaveRollout(*runWaves)
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
 		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath,
