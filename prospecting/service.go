@@ -164,14 +164,21 @@ func (s *Service) save(ctx context.Context, r *Run) error {
 	if err := r.encode(); err != nil {
 		return err
 	}
-	rec, err := s.State.UpdateRun(ctx, r.Record)
+	// A status change queues its webhook event in the same write.
+	var events []store.WebhookEvent
+	if r.stored != r.Status && s.queue() != nil {
+		if ev, ok := s.event(r); ok {
+			events = append(events, ev)
+		}
+	}
+	rec, err := s.State.UpdateRun(ctx, r.Record, events...)
 	if err != nil {
 		return err
 	}
 	r.Record = rec
-	if r.stored != rec.Status {
-		s.notify(r)
-		r.stored = rec.Status
+	r.stored = rec.Status
+	for _, ev := range events {
+		s.send(ev.ID)
 	}
 	return nil
 }

@@ -4,15 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
+	"sort"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/store"
+	"github.com/openprospect/prospectd/store/sqlite"
 )
 
 // receiver is a loopback webhook endpoint that fails the first attempts
@@ -84,6 +89,14 @@ func TestRunWebhookEvents(t *testing.T) {
 	if len(rc.got) < 3 {
 		t.Fatalf("got %d events, want proposed, queued/running and completed", len(rc.got))
 	}
+	// Events of a run are retried independently: order them by their
+	// timestamps, as a receiver would.
+	sort.SliceStable(rc.got, func(i, j int) bool {
+		var a, b prospecting.Event
+		json.Unmarshal(rc.got[i].body, &a)
+		json.Unmarshal(rc.got[j].body, &b)
+		return a.Timestamp.Before(b.Timestamp)
+	})
 	seen := map[string]bool{}
 	var statuses []string
 	var last prospecting.Event
@@ -134,5 +147,108 @@ func TestRunWebhookURLRefused(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != "webhook_url" {
 			t.Errorf("%q: %v", u, err)
 		}
+	}
+}
+
+// submitter queues nothing: it hands out task ids.
+type submitter struct{ n int }
+
+func (s *submitter) Submit(context.Context, string, string, any) (store.Task, error) {
+	s.n++
+	return store.Task{ID: fmt.Sprintf("task-%d", s.n)}, nil
+}
+
+// TestRunWebhookSurvivesARestart: a run's status event is queued with the
+// change that records it; its first delivery fails and the process dies
+// during the backoff (its state store closed under it); a new process on
+// the same database resumes the queued event from the durable queue, and
+// the receiver gets it exactly once, after the failures, signed with the
+// run's secret.
+func TestRunWebhookSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.db")
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := st.CreateOrg(ctx, "acme", store.PlanTeam)
+	u, _ := st.CreateUser(ctx, o.ID, "ops@acme.test", store.RoleAdmin)
+	rc := newReceiver(t, 3)
+	secret, _ := saved.NewSecret()
+	data, _ := json.Marshal(prospecting.Data{Request: prospecting.Request{Brief: billingBrief, WebhookURL: rc.url}, WebhookSecret: secret,
+		PlanVersion: 1, Checkpoint: prospecting.CheckpointContactsReview, Progress: prospecting.Progress{Round: 1, Step: "people"}})
+	rec, _, err := st.CreateRun(ctx, store.ProspectingRun{OrgID: o.ID, UserID: u.ID, IdemKey: "k", ReqHash: "h", Status: prospecting.StatusPaused, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backoff := []time.Duration{400 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}
+	hooks := func() *prospecting.Webhooks {
+		return &prospecting.Webhooks{AllowPrivate: true, Backoff: backoff, Lease: 300 * time.Millisecond}
+	}
+	first := &prospecting.Service{State: st, Tasks: &submitter{}, Webhooks: hooks()}
+	actor := prospecting.Actor{Org: o, UserID: u.ID}
+	if _, err := first.Reply(ctx, actor, rec.ID, prospecting.ReplyRequest{Checkpoint: prospecting.CheckpointContactsReview, Action: "continue"}); err != nil {
+		t.Fatal(err)
+	}
+	calls := func() (n int, ok int) {
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		for _, c := range rc.tries {
+			n += c
+		}
+		return n, len(rc.got)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if n, _ := calls(); n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no first attempt")
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // the retry is queued
+	st.Close()
+	first.Webhooks.Wait()
+	if n, _ := calls(); n != 1 {
+		t.Fatalf("%d calls before the restart", n)
+	}
+
+	st2, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	second := hooks()
+	runCtx, stop := context.WithCancel(ctx)
+	go second.Sender().ResumeEvery(runCtx, st2, 20*time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok := calls(); ok > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // room for a duplicate to show
+	stop()
+	second.Wait()
+
+	n, ok := calls()
+	if n != 4 || ok != 1 {
+		t.Fatalf("receiver: %d calls, %d accepted; want the event once after 3 failures", n, ok)
+	}
+	rc.mu.Lock()
+	g := rc.got[0]
+	rc.mu.Unlock()
+	if err := saved.Verify(secret, g.header, g.body, time.Now(), 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var ev prospecting.Event
+	if err := json.Unmarshal(g.body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Data.RunID != rec.ID || ev.Data.Status != prospecting.StatusQueued || ev.Data.PreviousStatus != prospecting.StatusPaused ||
+		g.header.Get("webhook-id") != fmt.Sprintf("run_%s_%d", rec.ID, rec.Rev+1) {
+		t.Fatalf("event %s %+v", g.header.Get("webhook-id"), ev.Data)
+	}
+	if ps, err := st2.ClaimDeliveries(ctx, "check", time.Now().Add(time.Hour), time.Minute, 10); err != nil || len(ps) != 0 {
+		t.Fatalf("still queued after delivery: %+v %v", ps, err)
 	}
 }

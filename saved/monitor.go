@@ -14,6 +14,8 @@ import (
 
 	"github.com/robfig/cron/v3"
 	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/store"
 )
 
 // Monitoring (beyond the spec): a saved discover query re-runs on a cron
@@ -91,19 +93,37 @@ type MonitorStore interface {
 	DeliveryQueue
 }
 
-// PendingDelivery is a change event still to be delivered, with its
-// monitor (URL and secret) and the attempts made so far.
+// PendingDelivery is an event still to be delivered, with the attempts
+// made so far: a monitor's change with its monitor (URL and secret), or
+// an Event of another source, sent as queued.
 type PendingDelivery struct {
 	Monitor  Monitor
 	Change   Change
+	Event    *Event
 	Attempts int
 	NextAt   time.Time
 }
 
-// DeliveryQueue keeps the change events not yet delivered, so retries
-// survive a restart. A delivery is leased to one owner (a process) while
-// it is attempted; a lease that is not released (the process died)
-// expires, and the delivery is claimed again.
+// ID is the delivery's webhook-id.
+func (p PendingDelivery) ID() string {
+	if p.Event != nil {
+		return p.Event.ID
+	}
+	return p.Change.ID
+}
+
+// Event is an event of another source than monitors (a prospecting
+// run's status), queued with its URL, secret and body (ID is the
+// webhook-id) and delivered as it is, through the same queue, leases,
+// backoff and signing as monitor changes.
+type Event = store.WebhookEvent
+
+// DeliveryQueue keeps the events not yet delivered — monitor changes and
+// Events of other sources, in one queue — so retries survive a restart.
+// A delivery is leased to one owner (a process) while it is attempted; a
+// lease that is not released (the process died) expires, and the
+// delivery is claimed again. Deliveries are named by their webhook-id
+// (a change's id for monitor changes).
 type DeliveryQueue interface {
 	// ClaimDeliveries leases to owner, until now+lease, up to limit
 	// deliveries due at now whose lease is free or expired.
@@ -303,27 +323,22 @@ func (ms *Monitors) run(ctx context.Context, m Monitor, now time.Time) (bool, er
 }
 
 // Resume starts the queued deliveries that are due and not leased — the
-// retries a stopped or killed process left — and returns how many.
+// retries a stopped or killed process left, of monitors and of every
+// other source sharing the queue — and returns how many.
 func (ms *Monitors) Resume(ctx context.Context) (int, error) {
 	if ms.Webhooks == nil {
 		return 0, nil
 	}
-	ps, err := ms.Store.ClaimDeliveries(ctx, ms.Webhooks.owner(), ms.Webhooks.now(), ms.Webhooks.lease(), 50)
-	if err != nil {
-		return 0, fmt.Errorf("claim deliveries: %w", err)
-	}
-	for _, p := range ps {
-		ms.wg.Add(1)
-		go func() {
-			defer ms.wg.Done()
-			ms.Webhooks.deliver(ctx, ms.Store, p)
-		}()
-	}
-	return len(ps), nil
+	return ms.Webhooks.Resume(ctx, ms.Store)
 }
 
 // Wait waits for the deliveries in flight (tests, shutdown).
-func (ms *Monitors) Wait() { ms.wg.Wait() }
+func (ms *Monitors) Wait() {
+	ms.wg.Wait()
+	if ms.Webhooks != nil {
+		ms.Webhooks.Wait()
+	}
+}
 
 // Start runs Tick every interval, and Resume every DeliveryEvery, until
 // ctx is done.
@@ -332,20 +347,9 @@ func (ms *Monitors) Start(ctx context.Context, interval time.Duration) {
 	if every <= 0 {
 		every = DefaultDeliveryEvery
 	}
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			if _, err := ms.Resume(ctx); err != nil && ctx.Err() == nil {
-				ms.Log.Error().Err(err).Msg("resume webhook deliveries")
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
+	if ms.Webhooks != nil {
+		go ms.Webhooks.ResumeEvery(ctx, ms.Store, every)
+	}
 	go func() {
 		t := time.NewTicker(interval)
 		defer t.Stop()

@@ -49,6 +49,7 @@ type Webhooks struct {
 	Lease     time.Duration
 	Owner     string
 	ownerOnce sync.Once
+	wg        sync.WaitGroup
 }
 
 // ChangeEvent is the webhook body.
@@ -106,17 +107,76 @@ func Verify(secret string, h http.Header, body []byte, now time.Time, tolerance 
 	return ErrBadSignature
 }
 
-// Deliver sends a queued change to its monitor's webhook (see deliver);
-// it does nothing when the change is not due or another process holds it.
-func (w *Webhooks) Deliver(ctx context.Context, st MonitorStore, changeID string) {
-	p, ok, err := st.ClaimDelivery(ctx, changeID, w.owner(), w.now(), w.lease())
+// Deliver sends a queued event — a monitor's change, or an Event of
+// another source — to its webhook (see deliver); it does nothing when the
+// event is not due or another process holds it.
+func (w *Webhooks) Deliver(ctx context.Context, st DeliveryQueue, id string) {
+	p, ok, err := st.ClaimDelivery(ctx, id, w.owner(), w.now(), w.lease())
 	if err != nil {
-		w.Log.Error().Err(err).Str("change", changeID).Msg("claim webhook delivery")
+		w.Log.Error().Err(err).Str("event", id).Msg("claim webhook delivery")
 		return
 	}
 	if ok {
 		w.deliver(ctx, st, p)
 	}
+}
+
+// Go runs Deliver in the background; Wait waits for it.
+func (w *Webhooks) Go(ctx context.Context, st DeliveryQueue, id string) {
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		w.Deliver(ctx, st, id)
+	}()
+}
+
+// Resume starts the queued deliveries of every source that are due and
+// not leased — the retries a stopped or killed process left — and
+// returns how many.
+func (w *Webhooks) Resume(ctx context.Context, st DeliveryQueue) (int, error) {
+	ps, err := st.ClaimDeliveries(ctx, w.owner(), w.now(), w.lease(), 50)
+	if err != nil {
+		return 0, fmt.Errorf("claim deliveries: %w", err)
+	}
+	for _, p := range ps {
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			w.deliver(ctx, st, p)
+		}()
+	}
+	return len(ps), nil
+}
+
+// ResumeEvery runs Resume every interval until ctx is done.
+func (w *Webhooks) ResumeEvery(ctx context.Context, st DeliveryQueue, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := w.Resume(ctx, st); err != nil && ctx.Err() == nil {
+			w.Log.Error().Err(err).Msg("resume webhook deliveries")
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Wait waits for the deliveries started by Go and Resume (tests,
+// shutdown).
+func (w *Webhooks) Wait() { w.wg.Wait() }
+
+// content is what a delivery sends: its id, where, signed with what.
+func content(p PendingDelivery) (id, url, secret string, body []byte, err error) {
+	if e := p.Event; e != nil {
+		return e.ID, e.URL, e.Secret, e.Body, nil
+	}
+	c, m := p.Change, p.Monitor
+	body, err = json.Marshal(ChangeEvent{Type: EventChanged, Timestamp: c.At, Data: ChangeData{
+		QueryID: m.QueryID, MonitorID: m.ID, ChangeID: c.ID, At: c.At, Added: nonNil(c.Added), Dropped: nonNil(c.Dropped), Total: c.Total}})
+	return c.ID, m.WebhookURL, m.Secret, body, err
 }
 
 // deliver sends a claimed delivery, retrying with backoff until a 2xx
@@ -125,11 +185,12 @@ func (w *Webhooks) Deliver(ctx context.Context, st MonitorStore, changeID string
 // and the lease is released: if this process stops during the wait, the
 // next process to look (Monitors.Resume) claims the delivery when it is
 // due and goes on from there; the same event is never in flight twice.
-func (w *Webhooks) deliver(ctx context.Context, st MonitorStore, p PendingDelivery) {
-	c, m := p.Change, p.Monitor
-	log := w.Log.With().Str("change", c.ID).Str("monitor", m.ID).Logger()
-	body, err := json.Marshal(ChangeEvent{Type: EventChanged, Timestamp: c.At, Data: ChangeData{
-		QueryID: m.QueryID, MonitorID: m.ID, ChangeID: c.ID, At: c.At, Added: nonNil(c.Added), Dropped: nonNil(c.Dropped), Total: c.Total}})
+//
+// Attempts at a monitor change are logged in its delivery log (when st
+// keeps one: a MonitorStore); attempts at other events are logged only.
+func (w *Webhooks) deliver(ctx context.Context, st DeliveryQueue, p PendingDelivery) {
+	id, url, secret, body, err := content(p)
+	log := w.Log.With().Str("event", id).Logger()
 	if err != nil {
 		log.Error().Err(err).Msg("encode webhook")
 		return
@@ -138,28 +199,36 @@ func (w *Webhooks) deliver(ctx context.Context, st MonitorStore, p PendingDelive
 	if backoff == nil {
 		backoff = DefaultBackoff
 	}
+	deliveries, _ := st.(interface {
+		AddDelivery(ctx context.Context, d Delivery) error
+	})
 	owner := w.owner()
 	for attempt := p.Attempts + 1; ; attempt++ {
-		status, err := w.send(ctx, m, c.ID, body)
-		d := Delivery{ChangeID: c.ID, Attempt: attempt, Status: status, At: w.now()}
-		if err != nil {
-			d.Error = err.Error()
-		}
-		if lerr := st.AddDelivery(ctx, d); lerr != nil {
-			log.Error().Err(lerr).Msg("log webhook delivery")
+		status, err := w.send(ctx, url, secret, id, body)
+		if p.Event == nil && deliveries != nil {
+			d := Delivery{ChangeID: id, Attempt: attempt, Status: status, At: w.now()}
+			if err != nil {
+				d.Error = err.Error()
+			}
+			if lerr := deliveries.AddDelivery(ctx, d); lerr != nil {
+				log.Error().Err(lerr).Msg("log webhook delivery")
+			}
 		}
 		if err == nil || attempt > len(backoff) {
 			if err != nil {
 				log.Warn().Err(err).Int("attempts", attempt).Msg("webhook given up")
+			} else {
+				log.Info().Int("attempt", attempt).Int("status", status).Msg("webhook delivered")
 			}
-			if ferr := st.FinishDelivery(ctx, c.ID, owner); ferr != nil {
+			if ferr := st.FinishDelivery(ctx, id, owner); ferr != nil {
 				log.Error().Err(ferr).Msg("finish webhook delivery")
 			}
 			return
 		}
 		wait := backoff[min(attempt, len(backoff))-1]
+		log.Warn().Err(err).Int("attempt", attempt).Dur("retry_in", wait).Msg("webhook failed")
 		next := w.now().Add(wait)
-		if rerr := st.RescheduleDelivery(ctx, c.ID, owner, attempt, next); rerr != nil {
+		if rerr := st.RescheduleDelivery(ctx, id, owner, attempt, next); rerr != nil {
 			log.Error().Err(rerr).Msg("reschedule webhook delivery")
 			return
 		}
@@ -168,14 +237,16 @@ func (w *Webhooks) deliver(ctx context.Context, st MonitorStore, p PendingDelive
 			return
 		case <-time.After(wait):
 		}
-		np, ok, cerr := st.ClaimDelivery(ctx, c.ID, owner, w.now(), w.lease())
+		np, ok, cerr := st.ClaimDelivery(ctx, id, owner, w.now(), w.lease())
 		if cerr != nil || !ok {
 			// Another process took it at its due time, or the monitor is
 			// gone.
 			return
 		}
 		attempt = np.Attempts
-		m = np.Monitor // the URL and secret may have been replaced
+		if np.Event == nil {
+			url, secret = np.Monitor.WebhookURL, np.Monitor.Secret // the URL and secret may have been replaced
+		}
 	}
 }
 
@@ -209,15 +280,15 @@ func (w *Webhooks) now() time.Time {
 	return time.Now()
 }
 
-func (w *Webhooks) send(ctx context.Context, m Monitor, id string, body []byte) (int, error) {
+func (w *Webhooks) send(ctx context.Context, url, secret, id string, body []byte) (int, error) {
 	ts := w.now().Unix()
-	sig, err := Sign(m.Secret, id, ts, body)
+	sig, err := Sign(secret, id, ts, body)
 	if err != nil {
 		return 0, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.WebhookURL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, fmt.Errorf("webhook request: %w", err)
 	}

@@ -62,8 +62,10 @@ type ProspectingRuns interface {
 	// UpdateRun writes r's Status and Data if the stored Rev is still
 	// r.Rev, and returns it with the next Rev. ErrRunStale when the run
 	// changed; ErrRunBusy when r turns queued or running while the same user
-	// has another queued or running run in the organization.
-	UpdateRun(ctx context.Context, r ProspectingRun) (ProspectingRun, error)
+	// has another queued or running run in the organization. The events
+	// are queued for delivery in the same transaction: written with the
+	// run, or not at all.
+	UpdateRun(ctx context.Context, r ProspectingRun, events ...WebhookEvent) (ProspectingRun, error)
 	// ActiveRun returns the user's queued or running run in the
 	// organization; ok false when there is none.
 	ActiveRun(ctx context.Context, orgID, userID string) (run ProspectingRun, ok bool, err error)
@@ -72,4 +74,15 @@ type ProspectingRuns interface {
 	PutMessage(ctx context.Context, runID string, m RunMessage) (RunMessage, error)
 	// Messages returns a run's messages with seq > after, oldest first.
 	Messages(ctx context.Context, runID string, after int64) ([]RunMessage, error)
+}
+
+// WebhookEvent is an event queued for delivery to a webhook as it is
+// (saved.Event): the id receivers deduplicate on, where it goes, the
+// secret that signs it and its body. UpdateRun queues a run's events in
+// the transaction that records the run; saved.DeliveryQueue delivers
+// them as it does monitor changes.
+type WebhookEvent struct {
+	ID, URL, Secret string
+	Body            []byte
+	At              time.Time
 }

@@ -67,9 +67,14 @@ func (s *Store) GetRun(ctx context.Context, orgID, id string) (store.Prospecting
 }
 
 // UpdateRun implements store.ProspectingRuns.
-func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, error) {
+func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun, events ...store.WebhookEvent) (store.ProspectingRun, error) {
 	t := now()
-	tag, err := s.pool.Exec(ctx, `UPDATE prospecting_runs SET status = $1, data = $2, rev = rev + 1, updated_at = $3 WHERE id = $4 AND org_id = $5 AND rev = $6`,
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return r, fmt.Errorf("update prospecting run: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	tag, err := tx.Exec(ctx, `UPDATE prospecting_runs SET status = $1, data = $2, rev = rev + 1, updated_at = $3 WHERE id = $4 AND org_id = $5 AND rev = $6`,
 		r.Status, []byte(r.Data), t, r.ID, r.OrgID, r.Rev)
 	if pgCode(err) == uniqueViolation {
 		return r, fmt.Errorf("run %s: %w", r.ID, store.ErrRunBusy)
@@ -79,6 +84,12 @@ func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun) (store.Pr
 	}
 	if tag.RowsAffected() == 0 {
 		return r, fmt.Errorf("run %s at rev %d: %w", r.ID, r.Rev, store.ErrRunStale)
+	}
+	if err := queueEvents(ctx, tx, events); err != nil {
+		return r, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return r, fmt.Errorf("update prospecting run: %w", err)
 	}
 	r.Rev++
 	r.UpdatedAt = t

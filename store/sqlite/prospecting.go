@@ -64,9 +64,14 @@ func (s *Store) GetRun(ctx context.Context, orgID, id string) (store.Prospecting
 }
 
 // UpdateRun implements store.ProspectingRuns.
-func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, error) {
+func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun, events ...store.WebhookEvent) (store.ProspectingRun, error) {
 	t := now()
-	res, err := s.w.ExecContext(ctx, `UPDATE prospecting_runs SET status = ?, data = ?, rev = rev + 1, updated_at = ? WHERE id = ? AND org_id = ? AND rev = ?`,
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return r, fmt.Errorf("update prospecting run: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE prospecting_runs SET status = ?, data = ?, rev = rev + 1, updated_at = ? WHERE id = ? AND org_id = ? AND rev = ?`,
 		r.Status, []byte(r.Data), t, r.ID, r.OrgID, r.Rev)
 	if isUnique(err) {
 		return r, fmt.Errorf("run %s: %w", r.ID, store.ErrRunBusy)
@@ -76,6 +81,12 @@ func (s *Store) UpdateRun(ctx context.Context, r store.ProspectingRun) (store.Pr
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return r, fmt.Errorf("run %s at rev %d: %w", r.ID, r.Rev, store.ErrRunStale)
+	}
+	if err := queueEvents(ctx, tx, events); err != nil {
+		return r, err
+	}
+	if err := tx.Commit(); err != nil {
+		return r, fmt.Errorf("update prospecting run: %w", err)
 	}
 	r.Rev++
 	r.UpdatedAt = ts(t)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/store"
 )
 
 var _ saved.DeliveryQueue = (*Store)(nil)
@@ -18,15 +19,15 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, at time.Time,
 }
 
 // ClaimDelivery implements saved.DeliveryQueue.
-func (s *Store) ClaimDelivery(ctx context.Context, changeID, owner string, at time.Time, lease time.Duration) (saved.PendingDelivery, bool, error) {
-	ps, err := s.claimDeliveries(ctx, owner, at, lease, changeID, 1)
+func (s *Store) ClaimDelivery(ctx context.Context, id, owner string, at time.Time, lease time.Duration) (saved.PendingDelivery, bool, error) {
+	ps, err := s.claimDeliveries(ctx, owner, at, lease, id, 1)
 	if err != nil || len(ps) == 0 {
 		return saved.PendingDelivery{}, false, err
 	}
 	return ps[0], true, nil
 }
 
-func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time, lease time.Duration, changeID string, limit int) ([]saved.PendingDelivery, error) {
+func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time, lease time.Duration, id string, limit int) ([]saved.PendingDelivery, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("claim deliveries: %w", err)
@@ -34,24 +35,32 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 	defer tx.Rollback()
 	t := at.UnixMicro()
 	where, args := `next_at <= ? AND lease_until <= ?`, []any{t, t}
-	if changeID != "" {
-		where, args = where+` AND change_id = ?`, append(args, changeID)
+	if id != "" {
+		where, args = where+` AND event_id = ?`, append(args, id)
 	}
-	rows, err := tx.QueryContext(ctx, `UPDATE saved_webhook_queue SET lease_owner = ?, lease_until = ?
-		WHERE change_id IN (SELECT change_id FROM saved_webhook_queue WHERE `+where+` ORDER BY next_at LIMIT ?)
-		RETURNING change_id, attempts, next_at`, append(append([]any{owner, t + lease.Microseconds()}, args...), limit)...)
+	rows, err := tx.QueryContext(ctx, `UPDATE webhook_queue SET lease_owner = ?, lease_until = ?
+		WHERE event_id IN (SELECT event_id FROM webhook_queue WHERE `+where+` ORDER BY next_at LIMIT ?)
+		RETURNING event_id, change_id, url, secret, body, created_at, attempts, next_at`, append(append([]any{owner, t + lease.Microseconds()}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("claim deliveries: %w", err)
 	}
 	var out []saved.PendingDelivery
 	for rows.Next() {
 		var p saved.PendingDelivery
-		var next int64
-		if err := rows.Scan(&p.Change.ID, &p.Attempts, &next); err != nil {
+		var e saved.Event
+		var change sql.NullString
+		var next, created int64
+		if err := rows.Scan(&e.ID, &change, &e.URL, &e.Secret, &e.Body, &created, &p.Attempts, &next); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("claim deliveries: %w", err)
 		}
 		p.NextAt = ts(next)
+		if change.Valid {
+			p.Change.ID = change.String
+		} else {
+			e.At = ts(created)
+			p.Event = &e
+		}
 		out = append(out, p)
 	}
 	rows.Close()
@@ -60,6 +69,9 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 	}
 	for i := range out {
 		p := &out[i]
+		if p.Event != nil {
+			continue
+		}
 		var cat int64
 		var added, dropped string
 		err := tx.QueryRowContext(ctx, `SELECT c.monitor_id, c.at, c.added, c.dropped, c.total FROM saved_monitor_changes c WHERE c.id = ?`, p.Change.ID).
@@ -79,24 +91,24 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 }
 
 // RescheduleDelivery implements saved.DeliveryQueue.
-func (s *Store) RescheduleDelivery(ctx context.Context, changeID, owner string, attempts int, next time.Time) error {
-	return s.ownDelivery(ctx, changeID, `UPDATE saved_webhook_queue SET attempts = ?, next_at = ?, lease_owner = '', lease_until = 0
-		WHERE change_id = ? AND lease_owner = ?`, attempts, next.UnixMicro(), changeID, owner)
+func (s *Store) RescheduleDelivery(ctx context.Context, id, owner string, attempts int, next time.Time) error {
+	return s.ownDelivery(ctx, id, `UPDATE webhook_queue SET attempts = ?, next_at = ?, lease_owner = '', lease_until = 0
+		WHERE event_id = ? AND lease_owner = ?`, attempts, next.UnixMicro(), id, owner)
 }
 
 // FinishDelivery implements saved.DeliveryQueue.
-func (s *Store) FinishDelivery(ctx context.Context, changeID, owner string) error {
-	return s.ownDelivery(ctx, changeID, `DELETE FROM saved_webhook_queue WHERE change_id = ? AND lease_owner = ?`, changeID, owner)
+func (s *Store) FinishDelivery(ctx context.Context, id, owner string) error {
+	return s.ownDelivery(ctx, id, `DELETE FROM webhook_queue WHERE event_id = ? AND lease_owner = ?`, id, owner)
 }
 
-func (s *Store) ownDelivery(ctx context.Context, changeID, q string, args ...any) error {
+func (s *Store) ownDelivery(ctx context.Context, id, q string, args ...any) error {
 	verb, _, _ := strings.Cut(q, " ")
 	res, err := s.w.ExecContext(ctx, q, args...)
 	if err != nil {
-		return fmt.Errorf("%s delivery %s: %w", strings.ToLower(verb), changeID, err)
+		return fmt.Errorf("%s delivery %s: %w", strings.ToLower(verb), id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("delivery %s: not held: %w", changeID, saved.ErrNotFound)
+		return fmt.Errorf("delivery %s: not held: %w", id, saved.ErrNotFound)
 	}
 	return nil
 }
@@ -104,9 +116,21 @@ func (s *Store) ownDelivery(ctx context.Context, changeID, q string, args ...any
 // queueDelivery queues a recorded change's delivery (RecordRun's
 // transaction).
 func queueDelivery(ctx context.Context, tx *sql.Tx, c *saved.Change, monitorID string) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO saved_webhook_queue (change_id, monitor_id, next_at) VALUES (?, ?, ?)`,
-		c.ID, monitorID, c.At.UnixMicro()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_queue (event_id, change_id, monitor_id, next_at, created_at) VALUES (?, ?, ?, ?, ?)`,
+		c.ID, c.ID, monitorID, c.At.UnixMicro(), c.At.UnixMicro()); err != nil {
 		return fmt.Errorf("queue delivery: %w", err)
+	}
+	return nil
+}
+
+// queueEvents queues events sent as they are, due at once (UpdateRun's
+// transaction); an event already queued under its id is left as it is.
+func queueEvents(ctx context.Context, tx *sql.Tx, evs []store.WebhookEvent) error {
+	for _, e := range evs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_queue (event_id, url, secret, body, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (event_id) DO NOTHING`, e.ID, e.URL, e.Secret, e.Body, e.At.UnixMicro(), e.At.UnixMicro()); err != nil {
+			return fmt.Errorf("queue webhook event %s: %w", e.ID, err)
+		}
 	}
 	return nil
 }

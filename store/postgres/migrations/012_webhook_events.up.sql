@@ -1,0 +1,26 @@
+-- One durable webhook queue for every source (issue 21, durable run
+-- webhooks): monitor changes as before (change_id and monitor_id set: the
+-- body is built from the change, the URL and secret read from the monitor
+-- at each attempt), and events queued as they are (url, secret and body
+-- set: a prospecting run's status events, queued in the transaction that
+-- records the run's change). event_id is the webhook-id.
+CREATE TABLE webhook_queue (
+    event_id    text PRIMARY KEY,
+    change_id   text REFERENCES saved_monitor_changes(id) ON DELETE CASCADE,
+    monitor_id  text REFERENCES saved_monitors(id) ON DELETE CASCADE,
+    url         text NOT NULL DEFAULT '',
+    secret      text NOT NULL DEFAULT '',
+    body        bytea,
+    created_at  timestamptz NOT NULL DEFAULT 'epoch',
+    attempts    integer NOT NULL DEFAULT 0,
+    next_at     timestamptz NOT NULL,
+    lease_owner text NOT NULL DEFAULT '',
+    lease_until timestamptz NOT NULL DEFAULT 'epoch'
+);
+
+INSERT INTO webhook_queue (event_id, change_id, monitor_id, attempts, next_at, lease_owner, lease_until)
+    SELECT change_id, change_id, monitor_id, attempts, next_at, lease_owner, lease_until FROM saved_webhook_queue;
+
+DROP TABLE saved_webhook_queue;
+
+CREATE INDEX webhook_queue_due ON webhook_queue(next_at);
