@@ -6,7 +6,9 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -27,6 +29,7 @@ func RunProspecting(t *testing.T, open func(t *testing.T) ProspectingStore) {
 		{"UpdateCAS", testRunUpdate},
 		{"OneActivePerUser", testRunActive},
 		{"Messages", testRunMessages},
+		{"QueuedEvents", testRunEvents},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -180,5 +183,62 @@ func testRunMessages(t *testing.T, s ProspectingStore) {
 	}
 	if _, err := s.PutMessage(ctx, "00000000-0000-0000-0000-000000000000", store.RunMessage{Body: json.RawMessage(`{}`)}); !errors.Is(err, store.ErrRunNotFound) {
 		t.Fatalf("message of a missing run: %v", err)
+	}
+}
+
+// testRunEvents: an update queues its webhook events in the durable
+// delivery queue beside monitor changes — claimed with their URL, secret
+// and body, sent as they are; an update that loses its compare-and-set
+// queues nothing; an event queued twice under one id stays one.
+func testRunEvents(t *testing.T, s ProspectingStore) {
+	q, ok := s.(saved.DeliveryQueue)
+	if !ok {
+		t.Skip("the store keeps no delivery queue")
+	}
+	ctx := context.Background()
+	m := newMember(t, s, "Acme", "a@acme.test")
+	r, _, err := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: "k", ReqHash: "h", Status: "drafting", Data: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	ev := store.WebhookEvent{ID: "run_x_2", URL: "https://hooks.example/r", Secret: "whsec_AAAA", Body: []byte(`{"type":"prospecting_run.status"}`), At: at}
+	stale := r
+	r.Status = "proposed"
+	if r, err = s.UpdateRun(ctx, r, ev); err != nil {
+		t.Fatal(err)
+	}
+	stale.Status = "failed"
+	if _, err := s.UpdateRun(ctx, stale, store.WebhookEvent{ID: "run_x_lost", URL: "https://hooks.example/r", Secret: "s", Body: []byte(`{}`), At: at}); !errors.Is(err, store.ErrRunStale) {
+		t.Fatalf("stale update: %v", err)
+	}
+	r.Status = "queued"
+	if _, err := s.UpdateRun(ctx, r, ev); err != nil { // the same id again
+		t.Fatal(err)
+	}
+	if ps, err := q.ClaimDeliveries(ctx, "A", at.Add(-time.Second), time.Minute, 10); err != nil || len(ps) != 0 {
+		t.Fatalf("claimed before due: %+v %v", ps, err)
+	}
+	ps, err := q.ClaimDeliveries(ctx, "A", at, time.Minute, 10)
+	if err != nil || len(ps) != 1 {
+		t.Fatalf("claim: %+v %v", ps, err)
+	}
+	p := ps[0]
+	if p.Event == nil || p.ID() != ev.ID || p.Event.URL != ev.URL || p.Event.Secret != ev.Secret || string(p.Event.Body) != string(ev.Body) ||
+		!p.Event.At.Equal(at) || p.Attempts != 0 || p.Change.ID != "" {
+		t.Fatalf("claimed %+v (event %+v)", p, p.Event)
+	}
+	if err := q.RescheduleDelivery(ctx, ev.ID, "A", 1, at.Add(10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	p, ok, err = q.ClaimDelivery(ctx, ev.ID, "B", at.Add(10*time.Second), time.Minute)
+	if err != nil || !ok || p.Attempts != 1 || p.Event == nil || string(p.Event.Body) != string(ev.Body) {
+		t.Fatalf("claim the retry: %+v %v %v", p, ok, err)
+	}
+	if err := q.FinishDelivery(ctx, ev.ID, "B"); err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := q.ClaimDeliveries(ctx, "A", at.Add(time.Hour), time.Minute, 10); len(ps) != 0 {
+		t.Fatalf("still queued: %+v", ps)
 	}
 }
