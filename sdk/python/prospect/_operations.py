@@ -245,13 +245,13 @@ PatchSavedOutputBody = TypedDict('PatchSavedOutputBody', {"query_id": "str", "qu
 
 Phone = TypedDict('Phone', {"phone": "str", "type": "str"}, total=False)
 
-Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "estimate": "Estimate", "goal": "str", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
+Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "email_lookup_note": "str", "estimate": "Estimate", "goal": "str", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
 
 Profile = TypedDict('Profile', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]"}, total=False)
 
 ProspectingApproveInputBody = TypedDict('ProspectingApproveInputBody', {"checkpoints": "str", "plan_version": "int", "seed_segments": "List[str]", "segment": "bool"}, total=False)
 
-ProspectingMessage = TypedDict('ProspectingMessage', {"checkpoint": "str", "created_at": "str", "data": "Plan", "options": "Optional[List[str]]", "plan_version": "int", "role": "str", "seq": "int", "text": "str", "type": "str"}, total=False)
+ProspectingMessage = TypedDict('ProspectingMessage', {"checkpoint": "str", "created_at": "str", "data": "Plan", "options": "Optional[List[str]]", "plan_version": "int", "review": "Review", "role": "str", "seq": "int", "text": "str", "type": "str"}, total=False)
 
 ProspectingMessagesOutputBody = TypedDict('ProspectingMessagesOutputBody', {"messages": "Optional[List[ProspectingMessage]]"}, total=False)
 
@@ -266,6 +266,8 @@ ProspectingRun = TypedDict('ProspectingRun', {"brief": "str", "checkpoint": "Opt
 ProspectingStartBody = TypedDict('ProspectingStartBody', {"brief": "str", "checkpoints": "str", "company_names": "Optional[List[str]]", "contact_integration_id": "str", "contacts_per_company": "int", "customer_domains": "Optional[List[str]]", "deliverable": "str", "domains": "Optional[List[str]]", "exclude_domains": "Optional[List[str]]", "goal": "str", "max_actions": "int", "max_candidates": "int", "max_provider_spend_usd": "float", "max_spend_usd": "float", "search_provider_id": "str", "segment": "bool", "target_companies": "int", "validation_integration_id": "str", "webhook_url": "str"}, total=False)
 
 PutMonitorInputBody = TypedDict('PutMonitorInputBody', {"schedule": "str", "webhook_url": "str"}, total=False)
+
+Rates = TypedDict('Rates', {"email_find_rate": "float", "fit_rate": "float", "measured": "bool", "persona_match_share": "float"}, total=False)
 
 RedirectsRow = TypedDict('RedirectsRow', {"domain": "str", "match": "bool", "redirect_count": "Optional[int]", "redirect_sources": "Optional[List[str]]"}, total=False)
 
@@ -284,6 +286,8 @@ Result = TypedDict('Result', {"age_seconds": "int", "attempts": "int", "cached":
 ResultContact = TypedDict('ResultContact', {"email": "str", "email_status": "str", "name": "str", "persona_id": "int", "role_fit": "str", "role_reason": "str", "source": "str", "title": "str"}, total=False)
 
 ResultRow = TypedDict('ResultRow', {"contacts": "Optional[List[ResultContact]]", "domain": "str", "fit_reason": "str", "name": "str", "segment": "str"}, total=False)
+
+Review = TypedDict('Review', {"capped_by": "str", "companies_checked": "int", "companies_covered": "int", "companies_fit": "int", "contacts_companies": "int", "contacts_matched": "int", "credits_reserved": "int", "credits_reserved_usd": "float", "duration_minutes": "int", "early_emails_found": "int", "early_lookups_done": "int", "expected_emails": "int", "lookups": "int", "lookups_running": "int", "rates": "Rates", "wave": "int"}, total=False)
 
 RunCounts = TypedDict('RunCounts', {"changed": "int", "closed": "int", "dropped": "int", "files": "Optional[List[str]]", "not_modified": "bool", "read": "int", "rejected": "int", "unchanged": "int"}, total=False)
 
