@@ -109,7 +109,7 @@ func (s *Service) event(r *Run) (store.WebhookEvent, bool) {
 		return store.WebhookEvent{}, false
 	}
 	id := "run_" + r.ID + "_" + strconv.FormatInt(r.Rev+1, 10)
-	return store.WebhookEvent{ID: id, URL: d.Request.WebhookURL, Secret: d.WebhookSecret, Body: body, At: at}, true
+	return store.WebhookEvent{Source: "prospecting_run:" + r.ID, ID: id, URL: d.Request.WebhookURL, Secret: d.WebhookSecret, Body: body, At: at}, true
 }
 
 // queue is where run events wait: Webhooks.Queue, else the state store.

@@ -89,14 +89,16 @@ func TestRunWebhookEvents(t *testing.T) {
 	if len(rc.got) < 3 {
 		t.Fatalf("got %d events, want proposed, queued/running and completed", len(rc.got))
 	}
-	// Events of a run are retried independently: order them by their
-	// timestamps, as a receiver would.
-	sort.SliceStable(rc.got, func(i, j int) bool {
+	// Events of a run leave in order, each after the earlier ones were
+	// delivered, though each is retried.
+	if !sort.SliceIsSorted(rc.got, func(i, j int) bool {
 		var a, b prospecting.Event
 		json.Unmarshal(rc.got[i].body, &a)
 		json.Unmarshal(rc.got[j].body, &b)
 		return a.Timestamp.Before(b.Timestamp)
-	})
+	}) {
+		t.Fatal("events accepted out of order")
+	}
 	seen := map[string]bool{}
 	var statuses []string
 	var last prospecting.Event

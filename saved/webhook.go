@@ -222,6 +222,13 @@ func (w *Webhooks) deliver(ctx context.Context, st DeliveryQueue, p PendingDeliv
 			}
 			if ferr := st.FinishDelivery(ctx, id, owner); ferr != nil {
 				log.Error().Err(ferr).Msg("finish webhook delivery")
+				return
+			}
+			if p.Event != nil && p.Event.Source != "" {
+				// The next event of the source waited for this one.
+				if _, rerr := w.Resume(ctx, st); rerr != nil {
+					log.Error().Err(rerr).Msg("resume webhook deliveries")
+				}
 			}
 			return
 		}

@@ -82,6 +82,9 @@ type ProspectingRuns interface {
 // the transaction that records the run; saved.DeliveryQueue delivers
 // them as it does monitor changes.
 type WebhookEvent struct {
+	// Source orders events: those of one source (a run) are delivered one
+	// after another, in the order they were queued ("" for none).
+	Source          string
 	ID, URL, Secret string
 	Body            []byte
 	At              time.Time

@@ -36,9 +36,10 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 			UPDATE webhook_queue q SET lease_owner = $1, lease_until = $2
 			WHERE q.event_id IN (SELECT event_id FROM webhook_queue
 				WHERE next_at <= $3 AND lease_until <= $3 AND ($4 = '' OR event_id = $4)
-				ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED)
-			RETURNING q.event_id, q.change_id, q.url, q.secret, q.body, q.created_at, q.attempts, q.next_at)
-		SELECT q.event_id, q.change_id, q.url, q.secret, q.body, q.created_at, q.attempts, q.next_at,
+				  AND NOT EXISTS (SELECT 1 FROM webhook_queue o WHERE webhook_queue.source <> '' AND o.source = webhook_queue.source AND o.seq < webhook_queue.seq)
+				ORDER BY next_at, seq LIMIT $5 FOR UPDATE SKIP LOCKED)
+			RETURNING q.event_id, q.change_id, q.source, q.url, q.secret, q.body, q.created_at, q.attempts, q.next_at)
+		SELECT q.event_id, q.change_id, q.source, q.url, q.secret, q.body, q.created_at, q.attempts, q.next_at,
 			c.at, c.added, c.dropped, c.total,
 			m.id, m.org_id, m.user_id, m.query_id, m.schedule, m.webhook_url, m.secret, m.domains, m.last_run_at, m.next_run_at, m.created_at
 		FROM claimed q LEFT JOIN saved_monitor_changes c ON c.id = q.change_id LEFT JOIN saved_monitors m ON m.id = c.monitor_id
@@ -57,7 +58,7 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 		var total *int
 		var mID, mOrg, mUser, mQuery, mSched, mURL, mSecret *string
 		m := &p.Monitor
-		if err := rows.Scan(&e.ID, &change, &e.URL, &e.Secret, &e.Body, &e.At, &p.Attempts, &p.NextAt,
+		if err := rows.Scan(&e.ID, &change, &e.Source, &e.URL, &e.Secret, &e.Body, &e.At, &p.Attempts, &p.NextAt,
 			&cat, &added, &dropped, &total,
 			&mID, &mOrg, &mUser, &mQuery, &mSched, &mURL, &mSecret, &domains, &m.LastRunAt, &nextRun, &mCreated); err != nil {
 			return nil, fmt.Errorf("claim deliveries: %w", err)
@@ -128,8 +129,8 @@ func queueDelivery(ctx context.Context, tx pgx.Tx, c *saved.Change, monitorID st
 func queueEvents(ctx context.Context, tx pgx.Tx, evs []store.WebhookEvent) error {
 	for _, e := range evs {
 		at := e.At.UTC().Truncate(time.Microsecond)
-		if _, err := tx.Exec(ctx, `INSERT INTO webhook_queue (event_id, url, secret, body, created_at, next_at) VALUES ($1, $2, $3, $4, $5, $5)
-			ON CONFLICT (event_id) DO NOTHING`, e.ID, e.URL, e.Secret, e.Body, at); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO webhook_queue (event_id, source, url, secret, body, created_at, next_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
+			ON CONFLICT (event_id) DO NOTHING`, e.ID, e.Source, e.URL, e.Secret, e.Body, at); err != nil {
 			return fmt.Errorf("queue webhook event %s: %w", e.ID, err)
 		}
 	}

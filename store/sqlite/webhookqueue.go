@@ -34,13 +34,15 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 	}
 	defer tx.Rollback()
 	t := at.UnixMicro()
-	where, args := `next_at <= ? AND lease_until <= ?`, []any{t, t}
+	where, args := `q.next_at <= ? AND q.lease_until <= ?`, []any{t, t}
 	if id != "" {
-		where, args = where+` AND event_id = ?`, append(args, id)
+		where, args = where+` AND q.event_id = ?`, append(args, id)
 	}
+	// An event of a source waits for the earlier ones of its source.
+	where += ` AND NOT EXISTS (SELECT 1 FROM webhook_queue o WHERE q.source <> '' AND o.source = q.source AND o.rowid < q.rowid)`
 	rows, err := tx.QueryContext(ctx, `UPDATE webhook_queue SET lease_owner = ?, lease_until = ?
-		WHERE event_id IN (SELECT event_id FROM webhook_queue WHERE `+where+` ORDER BY next_at LIMIT ?)
-		RETURNING event_id, change_id, url, secret, body, created_at, attempts, next_at`, append(append([]any{owner, t + lease.Microseconds()}, args...), limit)...)
+		WHERE event_id IN (SELECT q.event_id FROM webhook_queue q WHERE `+where+` ORDER BY q.next_at, q.rowid LIMIT ?)
+		RETURNING event_id, change_id, source, url, secret, body, created_at, attempts, next_at`, append(append([]any{owner, t + lease.Microseconds()}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("claim deliveries: %w", err)
 	}
@@ -50,7 +52,7 @@ func (s *Store) claimDeliveries(ctx context.Context, owner string, at time.Time,
 		var e saved.Event
 		var change sql.NullString
 		var next, created int64
-		if err := rows.Scan(&e.ID, &change, &e.URL, &e.Secret, &e.Body, &created, &p.Attempts, &next); err != nil {
+		if err := rows.Scan(&e.ID, &change, &e.Source, &e.URL, &e.Secret, &e.Body, &created, &p.Attempts, &next); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("claim deliveries: %w", err)
 		}
@@ -127,8 +129,8 @@ func queueDelivery(ctx context.Context, tx *sql.Tx, c *saved.Change, monitorID s
 // transaction); an event already queued under its id is left as it is.
 func queueEvents(ctx context.Context, tx *sql.Tx, evs []store.WebhookEvent) error {
 	for _, e := range evs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_queue (event_id, url, secret, body, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (event_id) DO NOTHING`, e.ID, e.URL, e.Secret, e.Body, e.At.UnixMicro(), e.At.UnixMicro()); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_queue (event_id, source, url, secret, body, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (event_id) DO NOTHING`, e.ID, e.Source, e.URL, e.Secret, e.Body, e.At.UnixMicro(), e.At.UnixMicro()); err != nil {
 			return fmt.Errorf("queue webhook event %s: %w", e.ID, err)
 		}
 	}

@@ -241,4 +241,35 @@ func testRunEvents(t *testing.T, s ProspectingStore) {
 	if ps, _ := q.ClaimDeliveries(ctx, "A", at.Add(time.Hour), time.Minute, 10); len(ps) != 0 {
 		t.Fatalf("still queued: %+v", ps)
 	}
+	// Events of one source leave in order: a later one waits while an
+	// earlier one is queued, even when it is due first.
+	r, err = s.GetRun(ctx, m.org, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"run_x_10", "run_x_11"} {
+		r.Status = []string{"running", "paused"}[i]
+		if r, err = s.UpdateRun(ctx, r, store.WebhookEvent{Source: "run:x", ID: id, URL: "https://hooks.example/r", Secret: "s", Body: []byte(`{}`), At: at.Add(time.Duration(i) * time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err = q.ClaimDeliveries(ctx, "A", at.Add(time.Hour), time.Minute, 10)
+	if err != nil || len(ps) != 1 || ps[0].ID() != "run_x_10" || ps[0].Event.Source != "run:x" {
+		t.Fatalf("claim in order: %+v %v", ps, err)
+	}
+	if err := q.RescheduleDelivery(ctx, "run_x_10", "A", 1, at.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := q.ClaimDelivery(ctx, "run_x_11", "B", at.Add(time.Hour), time.Minute); err != nil || ok {
+		t.Fatalf("a later event overtook an earlier one in backoff: %v %v", ok, err)
+	}
+	if p, ok, err = q.ClaimDelivery(ctx, "run_x_10", "B", at.Add(2*time.Hour), time.Minute); err != nil || !ok {
+		t.Fatalf("claim the earlier: %v %v", ok, err)
+	}
+	if err := q.FinishDelivery(ctx, "run_x_10", "B"); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok, err = q.ClaimDelivery(ctx, "run_x_11", "B", at.Add(2*time.Hour), time.Minute); err != nil || !ok || p.ID() != "run_x_11" {
+		t.Fatalf("the later one after the earlier left: %+v %v %v", p, ok, err)
+	}
 }
