@@ -54,9 +54,29 @@ func TestKilledServerResumesProspectingRun(t *testing.T) {
 		t.Fatalf("reference run: %+v", ref)
 	}
 
-	dir, addr := t.TempDir(), freeAddr(t)
+	addr, key, id := killRun(t, bin, flags, body)
+	waitRunStatus(t, addr, key, id, "completed", 120*time.Second)
+	got := outcome(t, addr, key, id)
+	if got.stop != ref.stop || strings.Join(got.results, "\n") != strings.Join(ref.results, "\n") {
+		t.Fatalf("after the kills: stop %s, results\n%s\nwant stop %s, results\n%s", got.stop, strings.Join(got.results, "\n"), ref.stop, strings.Join(ref.results, "\n"))
+	}
+	for _, kind := range []string{"company", "contact", "email"} {
+		if got.billed[kind] != ref.billed[kind] {
+			t.Fatalf("billed %s: %v after the kills, %v without (%v vs %v)", kind, got.billed[kind], ref.billed[kind], got.billed, ref.billed)
+		}
+	}
+	t.Logf("%d result lines; billed %v", len(got.results), got.billed)
+}
+
+// killRun starts and approves a run, then kills the server (SIGKILL) at
+// random points at least five times, starting it again each time; a run
+// paused at a checkpoint is answered continue.
+func killRun(t *testing.T, bin string, flags []string, body map[string]any) (addr, key, id string) {
+	t.Helper()
+	dir := t.TempDir()
+	addr = freeAddr(t)
 	key, _, _, proc := startServeCmd(t, bin, dir, addr, flags...)
-	id := startAndApprove(t, addr, key, body)
+	id = startAndApprove(t, addr, key, body)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	kills := 0
 	for kills < 5 {
@@ -74,6 +94,13 @@ func TestKilledServerResumesProspectingRun(t *testing.T) {
 		if st["status"] == "completed" {
 			break
 		}
+		if st["status"] == "paused" {
+			if code, out := researchSend(t, addr, key, "POST", "/v1/prospecting/runs/"+id+"/messages",
+				map[string]any{"checkpoint": st["checkpoint"], "action": "continue"}); code != http.StatusAccepted {
+				t.Fatalf("reply: %d %v", code, out)
+			}
+			continue
+		}
 		proc.Kill()
 		proc.Wait()
 		kills++
@@ -83,17 +110,65 @@ func TestKilledServerResumesProspectingRun(t *testing.T) {
 	if kills < 5 {
 		t.Fatalf("the run completed after %d kills; it needs to run longer for this test", kills)
 	}
-	waitRunStatus(t, addr, key, id, "completed", 120*time.Second)
-	got := outcome(t, addr, key, id)
-	if got.stop != ref.stop || strings.Join(got.results, "\n") != strings.Join(ref.results, "\n") {
-		t.Fatalf("after %d kills: stop %s, results\n%s\nwant stop %s, results\n%s", kills, got.stop, strings.Join(got.results, "\n"), ref.stop, strings.Join(ref.results, "\n"))
+	return addr, key, id
+}
+
+// TestKilledServerResumesWaveRun: a wave run (early email lookups during
+// the people phase, contacts_review answered continue) killed at five
+// random points or more still ends, and the ledger bills exactly what its
+// results hold: each fit company, index contact and found address once.
+// Its rows are not compared with an uninterrupted run's: early lookups
+// overlap the people steps, so two runs of one brief may differ.
+func TestKilledServerResumesWaveRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test builds and runs the binary")
 	}
-	for _, kind := range []string{"company", "contact", "email"} {
-		if got.billed[kind] != ref.billed[kind] {
-			t.Fatalf("billed %s: %v after the kills, %v without (%v vs %v)", kind, got.billed[kind], ref.billed[kind], got.billed, ref.billed)
+	w := demoMailWorld(t, 300, 1)
+	flags := []string{"--task-lease", "2s", "--email-dns", w.DNSAddr(), "--email-smtp-port", fmt.Sprint(w.SMTPPort()),
+		"--email-allow-private", "--email-rate", "60", "--email-sender-domain", "sender.example.com", "--prospecting-batch", "3",
+		"--prospecting-waves", "all"}
+	bin := buildBinary(t)
+	body := map[string]any{"brief": "Find 30 software companies and 2 managers at each", "checkpoints": "auto", "max_actions": 300}
+	addr, key, id := killRun(t, bin, flags, body)
+	var st map[string]any
+	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, st = get(t, addr, key, "/v1/prospecting/runs/"+id)
+		if st["status"] == "completed" || time.Now().After(deadline) {
+			break
+		}
+		if st["status"] == "paused" {
+			researchSend(t, addr, key, "POST", "/v1/prospecting/runs/"+id+"/messages", map[string]any{"checkpoint": st["checkpoint"], "action": "continue"})
+		}
+		if st["status"] == "failed" {
+			t.Fatalf("run failed: %v", st["error"])
 		}
 	}
-	t.Logf("%d kills; %d result lines; billed %v", kills, len(got.results), got.billed)
+	if st["status"] != "completed" {
+		t.Fatalf("run %v", st["status"])
+	}
+	if plan, _ := st["plan"].(map[string]any); plan["email_lookup_note"] == nil {
+		t.Fatalf("not a wave run: %v", plan)
+	}
+	got := outcome(t, addr, key, id)
+	_, res := get(t, addr, key, "/v1/prospecting/runs/"+id+"/results")
+	rows, _ := res["rows"].([]any)
+	found, index := 0, 0
+	for _, r := range rows {
+		cs, _ := r.(map[string]any)["contacts"].([]any)
+		for _, c := range cs {
+			m := c.(map[string]any)
+			if m["email_status"] == "found" {
+				found++
+			}
+			if m["source"] == "index" {
+				index++
+			}
+		}
+	}
+	if got.billed["company"] != float64(len(rows)) || got.billed["email"] != float64(found) || got.billed["contact"] != float64(index) {
+		t.Fatalf("billed %v for %d fit companies, %d index contacts, %d found addresses", got.billed, len(rows), index, found)
+	}
+	t.Logf("stop %s; %d rows, %d index contacts, %d found; billed %v", got.stop, len(rows), index, found, got.billed)
 }
 
 // runVersion changes whenever the run makes progress.
