@@ -1130,13 +1130,13 @@ func (s *Service) finish(ctx context.Context, r *Run, reason string) error {
 // ResultRow is one row of a run's saved results: a fit company and, on a
 // leads run, its contacts.
 type ResultRow struct {
-	Domain  string `json:"domain"`
-	Name    string `json:"name,omitempty"`
-	Reason  string `json:"fit_reason,omitempty"`
-	Segment string `json:"segment,omitempty" doc:"The company's segment description (segment=true runs with at least ten fit companies)"`
+	Domain   string          `json:"domain"`
+	Name     string          `json:"name,omitempty"`
+	Reason   string          `json:"fit_reason,omitempty"`
+	Segment  string          `json:"segment,omitempty" doc:"The company's segment description (segment=true runs with at least ten fit companies)"`
+	Contacts []ResultContact `json:"contacts,omitempty"`
 	// SegmentID is the segment's number in the run's segmentation.
-	SegmentID *int            `json:"segment_id,omitempty" doc:"-1 means unclustered"`
-	Contacts  []ResultContact `json:"contacts,omitempty"`
+	SegmentID *int `json:"segment_id,omitempty" doc:"-1 means unclustered"`
 }
 
 // ResultContact is a contact of a result row.

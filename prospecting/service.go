@@ -102,14 +102,14 @@ type Data struct {
 	Error           string          `json:"error,omitempty"`
 	TaskID          string          `json:"task_id,omitempty"`
 	ResultsQueryID  string          `json:"results_query_id,omitempty"`
-	// Segmentation is the outcome of segmenting the fit companies
-	// (segment=true), kept before the results are saved.
-	Segmentation *Segmentation `json:"segmentation,omitempty"`
-	Progress     Progress      `json:"progress"`
-	Costs        Costs         `json:"costs"`
+	Progress        Progress        `json:"progress"`
+	Costs           Costs           `json:"costs"`
 	// WebhookSecret signs the events sent to Request.WebhookURL; shown
 	// once, in the answer to the start request that created the run.
 	WebhookSecret string `json:"webhook_secret,omitempty"`
+	// Segmentation is the outcome of segmenting the fit companies
+	// (segment=true), kept before the results are saved.
+	Segmentation *Segmentation `json:"segmentation,omitempty"`
 }
 
 // Costs are a run's provider costs by source, each recomputed from what
