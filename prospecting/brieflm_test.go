@@ -261,7 +261,7 @@ func TestBriefReadByAnthropic(t *testing.T) {
 	if p.BriefReading.Reader != prospecting.ReaderLLM || p.TargetCompanies != 75 || p.Deliverable != "accounts" || p.BriefReading.CostUSD <= 0 {
 		t.Fatalf("plan %+v reading %+v", p, p.BriefReading)
 	}
-	if body := fake.Bodies()[0]; !strings.Contains(body, "target_companies") || !strings.Contains(body, "schema") {
-		t.Fatalf("request body %s", body)
+	if bodies := fake.Bodies(); !strings.Contains(bodies[len(bodies)-1], "target_companies") || !strings.Contains(bodies[len(bodies)-1], "schema") {
+		t.Fatalf("request body %s", bodies[len(bodies)-1])
 	}
 }
