@@ -219,3 +219,38 @@ func TestFinishSurvivesKills(t *testing.T) {
 		t.Fatalf("%d rows carry the kept segmentation", kept)
 	}
 }
+
+// TestSegmentRun: segment=true segments the fit companies with the
+// segmentation clustering when at least ten are found, and not below.
+func TestSegmentRun(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	ctx := context.Background()
+	r := e.startApproved(t, "seg-1", prospecting.Request{Brief: billingBrief, Deliverable: ptr("accounts"), TargetCompanies: ptr(12), Segment: ptr(true)})
+	r = e.waitStatus(t, r.ID, 60*time.Second, prospecting.StatusCompleted)
+	fit := r.Data.Progress.Count().Fit
+	sg := r.Data.Segmentation
+	if fit < 10 || sg == nil || sg.Companies != fit {
+		t.Fatalf("%d fit, segmentation %+v", fit, sg)
+	}
+	_, rows, err := e.svc.Results(ctx, e.actor.Org.ID, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segmented := 0
+	for _, row := range rows {
+		if row.SegmentID != nil && row.Segment != "" {
+			segmented++
+		}
+	}
+	if segmented != fit-sg.Omitted {
+		t.Fatalf("%d of %d rows segmented (%d omitted)", segmented, fit, sg.Omitted)
+	}
+
+	// Small batches: the run stops checking soon after 5 fit companies.
+	e.svc.BatchSize = 4
+	r = e.startApproved(t, "seg-2", prospecting.Request{Brief: billingBrief, Deliverable: ptr("accounts"), TargetCompanies: ptr(5), Segment: ptr(true)})
+	r = e.waitStatus(t, r.ID, 60*time.Second, prospecting.StatusCompleted)
+	if n := r.Data.Progress.Count().Fit; n >= 10 || r.Data.Segmentation != nil {
+		t.Fatalf("%d fit companies (want < 10), segmentation %+v", n, r.Data.Segmentation)
+	}
+}
