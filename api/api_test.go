@@ -98,6 +98,9 @@ func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 // that has every task kind wired to its body, and the name index it shares
 // with the server's warm-up.
 func newServer(d Deps) *Server {
+	if d.Plans == nil {
+		d.Plans = account.DefaultPlans() // as New and cmd/prospectd: the services bill against the same plans
+	}
 	if d.Tasks == nil {
 		d.Names = &namematch.Service{Engine: d.Engine, Now: d.Now}
 		jc := jobs.Config{State: d.Store.(jobs.State), Engine: d.Engine, Names: d.Names,

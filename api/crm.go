@@ -346,11 +346,15 @@ func (s *Server) registerCRM() {
 		if err := s.crmAllow(del, p, "deleting CRM connections", CRMDeletePerMinute); err != nil {
 			return nil, err
 		}
-		if err := svc.Delete(ctx, org.ID, in.Provider); err != nil {
+		rev, err := svc.Delete(ctx, org.ID, in.Provider)
+		if err != nil {
 			return nil, s.crmError(ctx, in.Provider, "crm delete", err)
 		}
 		out := &messageOutput{}
-		out.Body.Message = fmt.Sprintf("%s connection removed", in.Provider)
+		out.Body.Message = fmt.Sprintf("%s connection removed; its access was revoked at %s", in.Provider, in.Provider)
+		if !rev.Revoked {
+			out.Body.Message = fmt.Sprintf("%s connection removed, but revoking its access at %s failed (%s): remove the app in %s's connected apps", in.Provider, in.Provider, rev.Detail, in.Provider)
+		}
 		return out, nil
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/store"
 )
@@ -201,9 +202,9 @@ func (s *Server) registerProspecting() {
 
 	huma.Register(s.api, huma.Operation{OperationID: "prospecting-start", Method: http.MethodPost, Path: "/v1/prospecting/runs",
 		Summary:     "Start a managed prospecting run (async)",
-		Description: "202 with a stable run_id and status drafting; planning continues after the client disconnects. Poll GET /v1/prospecting/runs/{run_id} until proposed, then approve. A missing or over-long Idempotency-Key is 422. With dry_run=true (extension), 200 with status dry_run, the plan and its estimate, and no run created (no key needed).",
+		Description: "202 with a stable run_id and status drafting; planning continues after the client disconnects. Poll GET /v1/prospecting/runs/{run_id} until proposed, then approve. A missing or over-long Idempotency-Key is 422. Starting needs an active paid plan (403 otherwise) and credits left this period (402 otherwise); 403 also when the user already has a queued or running run (the detail says when to retry). Repeating an accepted request with its key returns the run whatever the quota. With dry_run=true (extension), 200 with status dry_run, the plan and its estimate, and no run created (no key needed).",
 		Tags:        tag, Security: authRequired, DefaultStatus: http.StatusAccepted,
-		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity}},
+		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity}},
 		func(ctx context.Context, in *prospectingStartInput) (*prospectingRunOutput, error) {
 			a, err := actor(ctx)
 			if err != nil {
@@ -364,8 +365,10 @@ func (s *Server) prospectingError(ctx context.Context, err error) error {
 		return huma.Error422UnprocessableEntity(fe.Error())
 	case errors.Is(err, prospecting.ErrNotFound):
 		return huma.Error404NotFound("run_id: no prospecting run with that id for this organization")
-	case errors.Is(err, prospecting.ErrBusy):
+	case errors.Is(err, prospecting.ErrBusy), errors.Is(err, account.ErrPlan):
 		return huma.Error403Forbidden(err.Error())
+	case errors.Is(err, account.ErrNoCredits):
+		return huma.NewError(http.StatusPaymentRequired, err.Error())
 	case errors.Is(err, prospecting.ErrConflict):
 		return huma.Error409Conflict(err.Error())
 	}

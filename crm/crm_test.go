@@ -587,3 +587,44 @@ func BenchmarkSnapshot100k(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/snapshot")
 }
+
+func TestDeleteRevokesAtProvider(t *testing.T) {
+	for _, provider := range crm.ProviderNames {
+		t.Run(provider, func(t *testing.T) {
+			h := newHarness(t, provider)
+			h.connect(t)
+			ctx := context.Background()
+			rev, err := h.svc.Delete(ctx, h.org, h.provider)
+			if err != nil || !rev.Revoked {
+				t.Fatalf("Delete = %+v, %v", rev, err)
+			}
+			if got := h.fake.Stats().Revocations; got != 1 {
+				t.Fatalf("the provider revoked %d refresh tokens, want 1", got)
+			}
+			if slices.ContainsFunc(h.fake.Tokens(), func(s string) bool { return strings.Contains(s, "_rt_") }) {
+				t.Fatalf("a refresh token outlived the connection: %v", h.fake.Tokens())
+			}
+			if _, err := h.st.CRMConnection(ctx, h.org, h.provider); !errors.Is(err, crm.ErrNoConnection) {
+				t.Fatalf("connection still stored: %v", err)
+			}
+			if _, err := h.svc.Delete(ctx, h.org, h.provider); !errors.Is(err, crm.ErrNoConnection) {
+				t.Fatalf("second Delete: %v, want ErrNoConnection", err)
+			}
+		})
+	}
+	t.Run("provider unreachable: removed anyway, said so", func(t *testing.T) {
+		h := newHarness(t, crm.HubSpot)
+		h.connect(t)
+		h.fake.Close()
+		rev, err := h.svc.Delete(context.Background(), h.org, h.provider)
+		if err != nil || rev.Revoked || !strings.Contains(rev.Detail, "unreachable") {
+			t.Fatalf("Delete = %+v, %v", rev, err)
+		}
+		if _, err := h.st.CRMConnection(context.Background(), h.org, h.provider); !errors.Is(err, crm.ErrNoConnection) {
+			t.Fatalf("connection still stored: %v", err)
+		}
+		if strings.Contains(h.log.String(), "_rt_") {
+			t.Fatal("a refresh token reached the log")
+		}
+	})
+}

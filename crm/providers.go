@@ -32,7 +32,7 @@ type ProviderConfig struct {
 func DefaultProviderConfig(provider string) ProviderConfig {
 	switch provider {
 	case HubSpot:
-		return ProviderConfig{AuthURL: "https://app.hubspot.com/oauth/authorize", TokenURL: "https://api.hubapi.com/oauth/v1/token",
+		return ProviderConfig{AuthURL: "https://app.hubspot.com/oauth/authorize", TokenURL: "https://api.hubapi.com/oauth/2026-03/token",
 			APIBase: "https://api.hubapi.com", Scopes: []string{"oauth", "crm.objects.companies.read", "crm.objects.contacts.read"}}
 	case Pipedrive:
 		// Pipedrive's scopes are chosen on the app in its marketplace
@@ -62,6 +62,17 @@ func (c ProviderConfig) withDefaults(provider string) ProviderConfig {
 		c.Scopes = d.Scopes
 	}
 	return c
+}
+
+// revokeURL is the provider's token revocation endpoint (RFC 7009 style),
+// beside its token endpoint so that a sandbox's token URL brings its own:
+// HubSpot's is the token URL + "/revoke" (/oauth/2026-03/token/revoke),
+// Pipedrive's /oauth/revoke and Salesforce's /services/oauth2/revoke.
+func (c ProviderConfig) revokeURL(provider string) string {
+	if provider == HubSpot {
+		return c.TokenURL + "/revoke"
+	}
+	return strings.TrimSuffix(c.TokenURL, "/token") + "/revoke"
 }
 
 // oauthConfig is the provider's OAuth 2.0 configuration for redirect.

@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -265,16 +267,79 @@ func (s *Service) probe(ctx context.Context, c Connection) string {
 	return c.Status
 }
 
-// Delete removes the organization's connection to provider.
-func (s *Service) Delete(ctx context.Context, orgID, provider string) error {
+// Revocation says whether a deleted connection's grant was also revoked
+// at the provider; Detail says why not when it was not.
+type Revocation struct {
+	Revoked bool
+	Detail  string
+}
+
+// Delete removes the organization's connection to provider, after asking
+// the provider to revoke its refresh token so the grant does not outlive
+// the connection. The connection is removed even when the provider cannot
+// be reached (the person can always disconnect); the Revocation says so,
+// and the grant then stays listed in the CRM's connected apps until
+// removed there.
+func (s *Service) Delete(ctx context.Context, orgID, provider string) (Revocation, error) {
 	if err := Known(provider); err != nil {
-		return err
+		return Revocation{}, err
+	}
+	rev := Revocation{Detail: "no stored token"}
+	if c, err := s.store.CRMConnection(ctx, orgID, provider); err == nil {
+		rev = s.revoke(ctx, c)
+	} else if !errors.Is(err, ErrNoConnection) {
+		return Revocation{}, fmt.Errorf("read %s connection: %w", provider, err)
 	}
 	if err := s.store.DeleteCRMConnection(ctx, orgID, provider); err != nil {
-		return fmt.Errorf("delete %s connection: %w", provider, err)
+		return Revocation{}, fmt.Errorf("delete %s connection: %w", provider, err)
 	}
-	s.cfg.Log.Info().Str("org", orgID).Str("provider", provider).Msg("crm disconnected")
-	return nil
+	ev := s.cfg.Log.Info()
+	if !rev.Revoked {
+		ev = s.cfg.Log.Warn().Str("revoke", rev.Detail)
+	}
+	ev.Str("org", orgID).Str("provider", provider).Bool("revoked", rev.Revoked).Msg("crm disconnected")
+	return rev, nil
+}
+
+// revoke asks the provider to revoke the connection's refresh token, each
+// provider as it documents it: HubSpot with the client's credentials in
+// the form, Pipedrive with HTTP Basic (RFC 7009), Salesforce with the
+// token alone. Revoking the refresh token ends the grant; access tokens
+// already issued lapse within the hour at the latest.
+func (s *Service) revoke(ctx context.Context, c Connection) Revocation {
+	pc, err := s.Provider(c.Provider)
+	if err != nil {
+		return Revocation{Detail: err.Error()}
+	}
+	refresh, err := s.box.Open(c.SealedRefresh, aad(c.OrgID, c.Provider, "refresh"))
+	if err != nil || refresh == "" {
+		return Revocation{Detail: "no refresh token to revoke"}
+	}
+	form := url.Values{"token": {refresh}, "token_type_hint": {"refresh_token"}}
+	if c.Provider == HubSpot {
+		form.Set("client_id", pc.ClientID)
+		form.Set("client_secret", pc.ClientSecret)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, pc.revokeURL(c.Provider), strings.NewReader(form.Encode()))
+	if err != nil {
+		return Revocation{Detail: fmt.Sprintf("revocation request: %v", err)}
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if c.Provider == Pipedrive {
+		req.SetBasicAuth(pc.ClientID, pc.ClientSecret)
+	}
+	resp, err := s.cfg.HTTP.Do(req)
+	if err != nil {
+		return Revocation{Detail: fmt.Sprintf("%s unreachable: %v", c.Provider, stripURL(err))}
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 != 2 {
+		return Revocation{Detail: fmt.Sprintf("%s answered %d to the revocation", c.Provider, resp.StatusCode)}
+	}
+	return Revocation{Revoked: true}
 }
 
 // client is an API client of one connection: its HTTP client carries the

@@ -30,6 +30,8 @@ type Stats struct {
 	// Dropped counts the invalid optional fields dropped from records that
 	// were kept (each listed in the rejects file).
 	Dropped int
+	// Skipped counts the valid rows Loader.Screen left out.
+	Skipped int
 }
 
 // Defaults of the Loader's settings.
@@ -74,6 +76,16 @@ type Loader struct {
 	// Progress is called every 100 ms while loading and once at the end,
 	// never concurrently.
 	Progress func(Stats)
+	// Screen, when set, sees the valid rows of each chunk after
+	// normalization and before embedding, from several goroutines at once.
+	// It may complete a record in place (from what the index holds) and
+	// returns which rows to write; the others are neither embedded nor
+	// written. A refresh skips the companies equal to the index's this way:
+	// embedding is most of a load's CPU, and most rows of a refresh have
+	// not changed. A skipped row whose domain an earlier row of the load
+	// also had is written after all, so the file's last row of a domain
+	// still wins.
+	Screen func(ctx context.Context, cs []*record.Company) (write []bool, err error)
 }
 
 // Target is the part of an engine a company load writes: the companies
@@ -118,6 +130,7 @@ type pipeline struct {
 	read, indexed    atomic.Int64
 	rejected         atomic.Int64
 	dropped          atomic.Int64
+	skipped          atomic.Int64
 	emb              atomic.Pointer[embedderRef]
 	rejMu            sync.Mutex
 	rej              *csv.Writer
@@ -134,6 +147,7 @@ type pipeline struct {
 	nextSeq          int
 	lines            lineSource // non-nil when the source's lines are decoded by the workers
 	drops            fieldDropper
+	loadSeen         map[string]struct{} // domains of the rows consumed so far, with a Screen
 }
 
 type embedderRef struct{ embedding.Embedder }
@@ -170,6 +184,7 @@ type item struct {
 	c      record.Company
 	vec    []float32
 	reason string
+	skip   bool // left out by Loader.Screen
 	// dropped lists the optional fields normalization dropped, with why
 	// (nil for nearly every row).
 	dropped []string
@@ -218,12 +233,15 @@ func newPipeline(ctx context.Context, l *Loader) *pipeline {
 	p.processed = make(chan *chunk, inFlight)
 	p.written = make(chan *batch, p.writers)
 	p.pendingChunks = map[int]*chunk{}
+	if l.Screen != nil {
+		p.loadSeen = map[string]struct{}{}
+	}
 	p.cur = p.newBatch()
 	return p
 }
 
 func (p *pipeline) stats() Stats {
-	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load()), Dropped: int(p.dropped.Load())}
+	return Stats{Read: int(p.read.Load()), Indexed: int(p.indexed.Load()), Rejected: int(p.rejected.Load()), Dropped: int(p.dropped.Load()), Skipped: int(p.skipped.Load())}
 }
 
 func (p *pipeline) startProgress() (stop func()) {
@@ -506,7 +524,10 @@ func (p *pipeline) process() {
 			if len(n.dropped) > 0 {
 				it.dropped = slices.Clone(n.dropped)
 			}
-			if ref != nil && !remote {
+		}
+		p.screen(ch)
+		for i := range ch.items {
+			if it := &ch.items[i]; ref != nil && !remote && it.reason == "" && !it.skip {
 				it.vec = ref.Embed(embedding.DocOf(it.c))
 			}
 		}
@@ -519,13 +540,40 @@ func (p *pipeline) process() {
 	}
 }
 
+// screen runs the Loader's Screen over the valid rows of a chunk and
+// marks the rows it leaves out.
+func (p *pipeline) screen(ch *chunk) {
+	if p.l.Screen == nil {
+		return
+	}
+	var cs []*record.Company
+	var at []int
+	for i := range ch.items {
+		if ch.items[i].reason == "" {
+			cs = append(cs, &ch.items[i].c)
+			at = append(at, i)
+		}
+	}
+	if len(cs) == 0 {
+		return
+	}
+	write, err := p.l.Screen(p.ctx, cs)
+	if err != nil {
+		p.fail(fmt.Errorf("screen rows %d-%d: %w", ch.items[at[0]].row, ch.items[at[len(at)-1]].row, err))
+		return
+	}
+	for k, i := range at {
+		ch.items[i].skip = k < len(write) && !write[k]
+	}
+}
+
 // embedRemote embeds the valid rows of a chunk through a provider's
 // batch call; a failure fails the load (the rows are not written).
 func (p *pipeline) embedRemote(b embedding.BatchEmbedder, ch *chunk) {
 	var docs []embedding.Doc
 	var at []int
 	for i := range ch.items {
-		if ch.items[i].reason == "" {
+		if ch.items[i].reason == "" && !ch.items[i].skip {
 			docs = append(docs, embedding.DocOf(ch.items[i].c))
 			at = append(at, i)
 		}
@@ -570,6 +618,8 @@ func (p *pipeline) consume(ch *chunk) {
 		case p.ctx.Err() != nil:
 		case it.reason != "":
 			p.reject(it.row, it.c.Domain, it.reason)
+		case p.screened(it):
+			p.skipped.Add(1)
 		case p.emb.Load() == nil:
 			if len(it.dropped) > 0 {
 				p.warn(it.row, it.c.Domain, it.dropped)
@@ -588,6 +638,24 @@ func (p *pipeline) consume(ch *chunk) {
 	clear(ch.items) // drop the records, keep the capacity
 	ch.items, ch.arena = ch.items[:0], ch.arena[:0]
 	p.free <- ch
+}
+
+// screened reports whether a row stays out of the load: Screen skipped it
+// and no earlier row of the load had its domain. A skipped row after such
+// a row is written (and embedded by add) so the last row of a domain wins.
+func (p *pipeline) screened(it *item) bool {
+	if p.loadSeen == nil {
+		return false
+	}
+	_, dup := p.loadSeen[it.c.Domain]
+	p.loadSeen[it.c.Domain] = struct{}{}
+	if !it.skip || dup {
+		return false
+	}
+	if len(it.dropped) > 0 {
+		p.warn(it.row, it.c.Domain, it.dropped)
+	}
+	return true
 }
 
 // fit learns the embedder from the rows held so far, stores it with the

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -451,4 +452,95 @@ func TestLoaderCSVSource(t *testing.T) {
 	if rej := readRejects(t, &rejects); len(rej) != 1 || rej[0][0] != "3" || rej[0][1] != "bad" {
 		t.Fatalf("rejects %q", rej)
 	}
+}
+
+// countingEmbedder counts the documents it embeds.
+type countingEmbedder struct {
+	embedding.Embedder
+	n atomic.Int64
+}
+
+func (c *countingEmbedder) Embed(d embedding.Doc) []float32 {
+	c.n.Add(1)
+	return c.Embedder.Embed(d)
+}
+
+func TestLoaderScreen(t *testing.T) {
+	ctx := context.Background()
+	const n = 600 // several chunks
+	row := func(i int, desc string) string {
+		return fmt.Sprintf(`{"domain":"d%d.com","name":"company %d","description":%q}`+"\n", i, i, desc)
+	}
+	var first, second strings.Builder
+	for i := range n {
+		first.WriteString(row(i, fmt.Sprintf("makes widgets of kind %d", i%7)))
+	}
+	for i := range n {
+		desc := fmt.Sprintf("makes widgets of kind %d", i%7)
+		if i < 50 {
+			desc = "now sells gadgets"
+		}
+		second.WriteString(row(i, desc))
+	}
+	// A later row of d10 equal to what the index holds must still win over
+	// the changed row before it; d100's changed row after its unchanged
+	// one is written as any changed row.
+	second.WriteString(row(10, "makes widgets of kind 3"))
+	second.WriteString(row(100, "now sells gadgets"))
+
+	var docs []embedding.Doc
+	corpus := newSynthCorpus(5)
+	for i := range 200 {
+		docs = append(docs, embedding.DocOf(corpus.company(i)))
+	}
+	m, err := embedding.Fit(docs, embedding.Options{Dim: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := newMemEngine()
+	if _, err := (&Loader{Engine: eng, Embedder: m}).Load(ctx, NewJSONL(strings.NewReader(first.String()))); err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]string{}
+	for d, doc := range eng.docs {
+		stored[d] = doc.Company.Description
+	}
+	emb := &countingEmbedder{Embedder: m}
+	var screened atomic.Int64
+	l := &Loader{Engine: eng, Embedder: emb, Workers: 4, Screen: func(_ context.Context, cs []*record.Company) ([]bool, error) {
+		write := make([]bool, len(cs))
+		for i, c := range cs {
+			write[i] = c.Description != stored[c.Domain]
+		}
+		screened.Add(int64(len(cs)))
+		return write, nil
+	}}
+	st, err := l.Load(ctx, NewJSONL(strings.NewReader(second.String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Stats{Read: n + 2, Indexed: 52, Skipped: 550}); st != want {
+		t.Fatalf("stats %+v, want %+v", st, want)
+	}
+	if screened.Load() != n+2 {
+		t.Errorf("screen saw %d rows, want %d", screened.Load(), n+2)
+	}
+	// 50 changed rows, d100's changed row, and d10's last row, embedded
+	// when it turned out to be needed.
+	if got := emb.n.Load(); got != 52 {
+		t.Errorf("embedded %d rows, want 52: skipped rows must not be embedded", got)
+	}
+	for d, want := range map[string]string{"d10.com": "makes widgets of kind 3", "d100.com": "now sells gadgets", "d20.com": "now sells gadgets", "d300.com": "makes widgets of kind 6"} {
+		if got := eng.docs[d].Company.Description; got != want {
+			t.Errorf("%s holds %q, want %q", d, got, want)
+		}
+	}
+
+	t.Run("a failing screen fails the load", func(t *testing.T) {
+		boom := errors.New("index unavailable")
+		l := &Loader{Engine: eng, Embedder: m, Screen: func(context.Context, []*record.Company) ([]bool, error) { return nil, boom }}
+		if _, err := l.Load(ctx, NewJSONL(strings.NewReader(second.String()))); !errors.Is(err, boom) {
+			t.Fatalf("err %v, want %v", err, boom)
+		}
+	})
 }

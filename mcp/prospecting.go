@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/prospecting"
 )
 
@@ -122,8 +123,10 @@ func runError(err error) error {
 		return refuse(http.StatusUnprocessableEntity, "%s", fe.Error())
 	case errors.Is(err, prospecting.ErrNotFound):
 		return refuse(http.StatusNotFound, "run_id: no prospecting run with that id for this organization")
-	case errors.Is(err, prospecting.ErrBusy):
+	case errors.Is(err, prospecting.ErrBusy), errors.Is(err, account.ErrPlan):
 		return refuse(http.StatusForbidden, "%s", err.Error())
+	case errors.Is(err, account.ErrNoCredits):
+		return refuse(http.StatusPaymentRequired, "%s", err.Error())
 	case errors.Is(err, prospecting.ErrConflict):
 		return refuse(http.StatusConflict, "%s", err.Error())
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// BriefQuantities is what the deterministic reader found in a brief.
+// BriefQuantities are the quantities a reader found in a brief.
 type BriefQuantities struct {
 	Target, ContactsPer int // 0 when the brief gives none
 	AccountsOnly        bool

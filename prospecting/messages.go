@@ -49,6 +49,9 @@ func (s *Service) planMessage(ctx context.Context, r Run) error {
 		text += fmt.Sprintf(", %d per company", p.ContactsPerCompany)
 	}
 	text += fmt.Sprintf("; estimate %d records, $%.2f in credits", p.Estimate.Records, p.Estimate.RecordsCostUSD)
+	if br := p.BriefReading; br.Reader == ReaderRules && br.IntegrationID != "" {
+		text += ". The brief was read by rules, not by the LLM integration (" + br.Fallback + ")"
+	}
 	if len(p.Questions) > 0 {
 		text += ". Before approval: " + strings.Join(p.Questions, " ")
 	}

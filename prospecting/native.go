@@ -3,6 +3,7 @@ package prospecting
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -230,9 +231,24 @@ func label(industry string) string {
 // minSegment is the fewest fit companies a run segments (spec: segment).
 const minSegment = 10
 
-// segment labels the fit companies with their main industry, when there
-// are at least minSegment of them.
-func (s *Service) segment(ctx context.Context, r *Run) error {
+// Segmentation is the outcome of segmenting a run's fit companies with the
+// segmentation task's clustering (query.Companies.Segment); each
+// company's segment is kept on its candidate.
+type Segmentation struct {
+	Companies  int     `json:"companies"`
+	Segments   int     `json:"segments"`
+	Silhouette float64 `json:"silhouette"`
+	// Omitted are fit companies the clustering left out (not active or
+	// without a vector): their rows carry no segment.
+	Omitted int `json:"omitted"`
+}
+
+// segment clusters the fit companies with the segmentation task's
+// clustering when at least minSegment are available, and keeps the
+// outcome in the run (r.Data.Segmentation and each candidate's segment).
+// It reports whether it segmented. The fit companies are already billed
+// by the run, so nothing is billed again.
+func (s *Service) segment(ctx context.Context, r *Run) (bool, error) {
 	pr := &r.Data.Progress
 	var fit []string
 	for _, c := range pr.Candidates {
@@ -241,20 +257,31 @@ func (s *Service) segment(ctx context.Context, r *Run) error {
 		}
 	}
 	if len(fit) < minSegment {
-		return nil
+		return false, nil
 	}
-	cs, err := s.Engine.GetCompanies(ctx, fit)
+	seg, err := s.Companies.Segment(ctx, fit, 0, func(int) {})
 	if err != nil {
-		return fmt.Errorf("segment results: %w", err)
+		return false, fmt.Errorf("segment results: %w", err)
 	}
-	seg := map[string]string{}
-	for _, c := range cs {
-		seg[c.Domain] = label(topIndustry(c))
+	type member struct {
+		id   int
+		desc string
+	}
+	byDomain := map[string]member{}
+	for _, row := range seg.Rows {
+		byDomain[row.Company.Domain] = member{row.SegmentID, row.Description}
 	}
 	for i := range pr.Candidates {
-		if v, ok := seg[pr.Candidates[i].Domain]; ok {
-			pr.Candidates[i].Segment = v
+		c := &pr.Candidates[i]
+		if l, ok := byDomain[c.Domain]; ok && c.Fit && c.Billed {
+			id := l.id
+			c.Segment, c.SegmentID = l.desc, &id
 		}
 	}
-	return nil
+	sil := seg.Silhouette
+	if math.IsNaN(sil) || math.IsInf(sil, 0) {
+		sil = 0
+	}
+	r.Data.Segmentation = &Segmentation{Companies: len(fit), Segments: seg.Segments, Silhouette: round6(sil), Omitted: len(fit) - len(seg.Rows)}
+	return true, nil
 }

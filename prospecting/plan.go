@@ -90,6 +90,7 @@ type Plan struct {
 	AccountSpendLeftUSD float64       `json:"account_spend_left_usd"`
 	PricePerRecordUSD   float64       `json:"price_per_record_usd"`
 	Persona             string        `json:"persona,omitempty"`
+	BriefReading        BriefReading  `json:"brief_reading"`
 	Estimate            Estimate      `json:"estimate"`
 	Questions           []string      `json:"questions,omitempty"`
 	// EmailLookupNote is set on a wave run's plan only (absent otherwise):
@@ -119,10 +120,14 @@ func autoActions(target int) int {
 	return max(int(math.Ceil(float64(target)/10))*6+12, 24)
 }
 
-// draft builds the first plan of a request.
+// draft builds the first plan of a request. Explicit request values win
+// over the brief's reading (the LLM's merged over the rules').
 func (s *Service) draft(ctx context.Context, org store.Org, req Request) (*Plan, error) {
-	q := ReadBrief(req.Brief)
-	p := &Plan{Picked: map[string]bool{}, Questions: q.Questions}
+	q, reading, err := s.readBrief(ctx, org.ID, req)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Picked: map[string]bool{}, Questions: q.Questions, BriefReading: reading}
 	p.TargetCompanies = DefaultTarget
 	if req.TargetCompanies != nil {
 		p.TargetCompanies = *req.TargetCompanies
@@ -144,6 +149,7 @@ func (s *Service) draft(ctx context.Context, org store.Org, req Request) (*Plan,
 	p.Deliverable = DeliverLeads
 	if req.Deliverable != nil {
 		p.Deliverable = *req.Deliverable
+		p.Questions = dropQuestionsAbout(p.Questions, "deliverable")
 	} else if q.AccountsOnly {
 		p.Deliverable = DeliverAccounts
 	}
@@ -180,7 +186,7 @@ func (s *Service) draft(ctx context.Context, org store.Org, req Request) (*Plan,
 		p.MaxProviderSpendUSD = *req.MaxProviderSpendUSD
 	}
 	if p.Deliverable == DeliverLeads {
-		p.Persona = personaOf(req.Brief)
+		p.Persona = p.persona(req.Brief)
 	}
 	if err := s.engines(ctx, org.ID, p, req.ValidationIntegrationID, req.ContactIntegrationID, req.SearchProviderID); err != nil {
 		return nil, err
@@ -196,6 +202,15 @@ func (s *Service) draft(ctx context.Context, org store.Org, req Request) (*Plan,
 		return nil, err
 	}
 	return p, nil
+}
+
+// persona is the people a leads plan searches for: the LLM's reading of
+// the brief when it named them, else the rules'.
+func (p *Plan) persona(brief string) string {
+	if p.BriefReading.Persona != "" {
+		return p.BriefReading.Persona
+	}
+	return personaOf(brief)
 }
 
 func dropQuestionsAbout(qs []string, field string) []string {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/email"
 	"github.com/openprospect/prospectd/namematch"
@@ -93,6 +95,9 @@ type Candidate struct {
 	IndexDone bool   `json:"index_done,omitempty"`
 	Queries   int    `json:"queries,omitempty"`
 	Segment   string `json:"segment,omitempty"`
+	// SegmentID is the company's segment in the run's segmentation (-1:
+	// unclustered); nil when not segmented.
+	SegmentID *int `json:"segment_id,omitempty"`
 }
 
 // Contact is a person the run kept at a fit company.
@@ -256,6 +261,9 @@ func (s *Service) Run(ctx context.Context, t store.Task, in TaskInput, progress 
 		case StatusRunning:
 			var done bool
 			done, stepErr = s.step(ctx, &r)
+			if errors.Is(stepErr, ErrStale) {
+				continue // a step that keeps its work midway lost a compare-and-set: redo it on the current run
+			}
 			if stepErr == nil {
 				if err := s.save(ctx, &r); errors.Is(err, ErrStale) {
 					continue
@@ -343,6 +351,7 @@ func (s *Service) planRun(ctx context.Context, r *Run) error {
 		return err
 	}
 	r.Data.Plan, r.Data.PlanVersion, r.Status = p, 1, StatusProposed
+	r.Data.Costs.PlanAI = p.BriefReading.CostUSD
 	if err := s.save(ctx, r); err != nil {
 		return err
 	}
@@ -1135,6 +1144,19 @@ func (s *Service) finish(ctx context.Context, r *Run, reason string) error {
 		}
 	}
 	if r.Data.ResultsQueryID == "" {
+		if r.Data.Plan.Segment && r.Data.Segmentation == nil {
+			segmented, err := s.segment(ctx, r)
+			if err != nil {
+				return err
+			}
+			if segmented {
+				// The segments are kept in the run before the results use
+				// them: a resumed finish reuses them, never segments again.
+				if err := s.save(ctx, r); err != nil {
+					return fmt.Errorf("keep the run's segmentation: %w", err)
+				}
+			}
+		}
 		q, err := s.saveResults(ctx, r)
 		if err != nil {
 			return err
@@ -1164,8 +1186,10 @@ type ResultRow struct {
 	Domain   string          `json:"domain"`
 	Name     string          `json:"name,omitempty"`
 	Reason   string          `json:"fit_reason,omitempty"`
-	Segment  string          `json:"segment,omitempty"`
+	Segment  string          `json:"segment,omitempty" doc:"The company's segment description (segment=true runs with at least ten fit companies)"`
 	Contacts []ResultContact `json:"contacts,omitempty"`
+	// SegmentID is the segment's number in the run's segmentation.
+	SegmentID *int `json:"segment_id,omitempty" doc:"-1 means unclustered"`
 }
 
 // ResultContact is a contact of a result row.
@@ -1193,20 +1217,36 @@ func Rows(r Run) []ResultRow {
 	rows := []ResultRow{}
 	for _, c := range pr.Candidates {
 		if c.Fit && c.Billed {
-			rows = append(rows, ResultRow{Domain: c.Domain, Name: c.Name, Reason: c.Reason, Segment: c.Segment, Contacts: byDomain[c.Domain]})
+			rows = append(rows, ResultRow{Domain: c.Domain, Name: c.Name, Reason: c.Reason, Segment: c.Segment, SegmentID: c.SegmentID,
+				Contacts: byDomain[c.Domain]})
 		}
 	}
 	return rows
 }
 
+// resultsNamespace names the saved queries holding runs' results.
+var resultsNamespace = uuid.MustParse("5b0f3c2e-8f4a-4d6e-9c1a-2f7d3e6b9a41")
+
+// ResultsQueryID is the id of the saved query holding a run's results:
+// derived from the run id, so a finish repeated after a crash between
+// creating the query and recording it on the run finds the query instead
+// of creating a second one.
+func ResultsQueryID(runID string) string {
+	return uuid.NewSHA1(resultsNamespace, []byte(runID)).String()
+}
+
+// saveResults stores the run's results as a saved query under the run's
+// results id, or returns the one an earlier attempt stored.
 func (s *Service) saveResults(ctx context.Context, r *Run) (saved.Query, error) {
-	if r.Data.Plan.Segment {
-		if err := s.segment(ctx, r); err != nil {
-			return saved.Query{}, err
-		}
+	id := ResultsQueryID(r.ID)
+	switch q, err := s.State.SavedQueryInfo(ctx, r.OrgID, id); {
+	case err == nil:
+		return q, nil
+	case !errors.Is(err, saved.ErrNotFound):
+		return q, fmt.Errorf("save run results: %w", err)
 	}
 	rows := Rows(*r)
-	q := saved.Query{OrgID: r.OrgID, UserID: r.UserID, Name: "Prospecting run " + r.ID, Action: saved.ThinPrefix + "discover",
+	q := saved.Query{ID: id, OrgID: r.OrgID, UserID: r.UserID, Name: "Prospecting run " + r.ID, Action: saved.ThinPrefix + "discover",
 		Tags: []string{"prospecting"}, Params: json.RawMessage(fmt.Sprintf(`{"prospecting_run_id":%q}`, r.ID)), RowCount: len(rows)}
 	for _, row := range rows {
 		q.Domains = append(q.Domains, row.Domain)
@@ -1222,6 +1262,10 @@ func (s *Service) saveResults(ctx context.Context, r *Run) (saved.Query, error) 
 	}
 	q.Rows = b
 	out, err := s.State.CreateSavedQuery(ctx, q)
+	if errors.Is(err, store.ErrConflict) {
+		// Another attempt stored it meanwhile.
+		out, err = s.State.SavedQueryInfo(ctx, r.OrgID, id)
+	}
 	if err != nil {
 		return out, fmt.Errorf("save run results: %w", err)
 	}

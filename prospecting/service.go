@@ -74,6 +74,8 @@ type Service struct {
 	// Waves is the wave runs' rollout: leads runs of the organizations it
 	// reaches are planned as wave runs (none when zero).
 	Waves WaveRollout
+	// BriefTimeout bounds the LLM reading of a brief (30 s when 0).
+	BriefTimeout time.Duration
 }
 
 func (s *Service) now() time.Time {
@@ -108,6 +110,9 @@ type Data struct {
 	// WebhookSecret signs the events sent to Request.WebhookURL; shown
 	// once, in the answer to the start request that created the run.
 	WebhookSecret string `json:"webhook_secret,omitempty"`
+	// Segmentation is the outcome of segmenting the fit companies
+	// (segment=true), kept before the results are saved.
+	Segmentation *Segmentation `json:"segmentation,omitempty"`
 }
 
 // Costs are a run's provider costs by source, each recomputed from what
@@ -118,10 +123,12 @@ type Costs struct {
 	ContactAI     float64 `json:"contact_ai,omitempty"`
 	ContactSearch float64 `json:"contact_search,omitempty"`
 	WebSearch     float64 `json:"web_search,omitempty"`
+	// PlanAI is the LLM reading of the brief while planning.
+	PlanAI float64 `json:"plan_ai,omitempty"`
 }
 
 // AI and Search split the provider cost.
-func (c Costs) AI() float64     { return round6(c.CheckAI + c.ContactAI) }
+func (c Costs) AI() float64     { return round6(c.PlanAI + c.CheckAI + c.ContactAI) }
 func (c Costs) Search() float64 { return round6(c.CheckSearch + c.ContactSearch + c.WebSearch) }
 
 // Run is a run as the service hands it out.
@@ -227,6 +234,9 @@ func (s *Service) Start(ctx context.Context, a Actor, key string, req Request) (
 	} else if ok {
 		return s.repeat(ctx, prev, hash)
 	}
+	if err := s.canStart(ctx, a.Org.ID); err != nil {
+		return Run{}, false, err
+	}
 	if active, ok, err := s.State.ActiveRun(ctx, a.Org.ID, a.UserID); err != nil {
 		return Run{}, false, err
 	} else if ok {
@@ -303,6 +313,43 @@ func (s *Service) submit(ctx context.Context, r *Run) error {
 		*r = fresh
 	}
 }
+
+// canStart checks that the organization may start a run (spec: requires
+// an active paid account with quota): its plan, read fresh, is a paid one
+// (*account.PlanError, 403), and credits are left this period
+// (*QuotaError, 402). A repeat of an accepted start never gets here.
+func (s *Service) canStart(ctx context.Context, orgID string) error {
+	org, err := s.State.OrgByID(ctx, orgID)
+	if err != nil {
+		return fmt.Errorf("start run: %w", err)
+	}
+	if err := account.Require(org, store.PlanStarter); err != nil {
+		return err
+	}
+	u, err := s.Biller.Usage(ctx, org)
+	if err != nil {
+		return fmt.Errorf("start run: %w", err)
+	}
+	if u.CreditsLeft <= 0 {
+		return &QuotaError{Used: u.CreditsUsed, Credits: u.Config.Credits, Renews: u.PeriodEnd}
+	}
+	return nil
+}
+
+// QuotaError is account.ErrNoCredits for a start refused because the
+// organization has no credits left this period.
+type QuotaError struct {
+	Used, Credits int
+	Renews        time.Time
+}
+
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("no credits left this period (%d of %d used): a run needs credits to start; credits renew on %s; see GET /v1/usage",
+		e.Used, e.Credits, e.Renews.UTC().Format("2006-01-02"))
+}
+
+// Unwrap lets errors.Is find account.ErrNoCredits.
+func (e *QuotaError) Unwrap() error { return account.ErrNoCredits }
 
 // BusyError is ErrBusy naming the actor's queued or running run.
 type BusyError struct{ RunID string }
@@ -492,8 +539,9 @@ func (s *Service) PatchPlan(ctx context.Context, a Actor, id string, in Patch) (
 		}
 		if in.Deliverable != nil {
 			p.Deliverable = *in.Deliverable
+			p.Questions = dropQuestionsAbout(p.Questions, "deliverable")
 			if p.Deliverable == DeliverLeads && p.Persona == "" {
-				p.Persona = personaOf(r.Data.Request.Brief)
+				p.Persona = p.persona(r.Data.Request.Brief)
 			}
 		}
 		if in.Goal != nil {

@@ -109,9 +109,11 @@ type Update struct {
 // Store is the state the saved queries need. store/sqlite and
 // store/postgres implement it; store/storetest holds both to one suite.
 type Store interface {
-	// CreateSavedQuery stores q (its ID, CreatedAt and UpdatedAt are
-	// assigned) and returns it as stored. store.ErrNotFound when the
-	// organization or user does not exist.
+	// CreateSavedQuery stores q (CreatedAt and UpdatedAt are assigned,
+	// and its ID when empty: a caller may name a query with an id of its
+	// own, store.ErrConflict when that id is taken) and returns it as
+	// stored. store.ErrNotFound when the organization or user does not
+	// exist.
 	CreateSavedQuery(ctx context.Context, q Query) (Query, error)
 	// SavedQuery returns an organization's saved query with its domains
 	// and persona ids (not its rows); saved.ErrNotFound for an unknown id

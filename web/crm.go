@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/openprospect/prospectd/crm"
@@ -13,7 +14,7 @@ import (
 // disconnects with (*crm.Service).
 type CRM interface {
 	List(ctx context.Context, orgID string, probe bool) ([]crm.Status, error)
-	Delete(ctx context.Context, orgID, provider string) error
+	Delete(ctx context.Context, orgID, provider string) (crm.Revocation, error)
 }
 
 // SetCRM lets the account page list CRM connections and admins remove
@@ -35,7 +36,7 @@ func (a *App) disconnectCRM(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	provider := r.PostFormValue("provider")
-	err := a.cfg.CRM.Delete(r.Context(), u.OrgID, provider)
+	rev, err := a.cfg.CRM.Delete(r.Context(), u.OrgID, provider)
 	if errors.Is(err, crm.ErrNoConnection) || errors.Is(err, crm.ErrUnknownProvider) {
 		a.message(w, r, http.StatusNotFound, "No such connection", "Your organization has no such CRM connection.", "/app/", "Back")
 		return
@@ -44,6 +45,10 @@ func (a *App) disconnectCRM(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, "disconnect crm", err)
 		return
 	}
-	a.cfg.Log.Info().Str("user_id", u.ID).Str("provider", provider).Msg("CRM connection removed in the web app")
+	a.cfg.Log.Info().Str("user_id", u.ID).Str("provider", provider).Bool("revoked", rev.Revoked).Msg("CRM connection removed in the web app")
+	if !rev.Revoked {
+		a.message(w, r, http.StatusOK, "Disconnected", fmt.Sprintf("The %s connection is removed, but %s could not be asked to revoke its access (%s). Remove the app in %s's connected apps too.", provider, provider, rev.Detail, provider), "/app/", "Back")
+		return
+	}
 	http.Redirect(w, r, "/app/", http.StatusSeeOther)
 }

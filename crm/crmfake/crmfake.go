@@ -66,8 +66,8 @@ type Server struct {
 	// does; HubSpot and Salesforce keep the one issued with the code).
 	RotateRefresh bool
 
-	listings, rateLimited, refreshes, exchanges int
-	failNext                                    int
+	listings, rateLimited, refreshes, exchanges, revocations int
+	failNext                                                 int
 }
 
 // FailNext answers the next n listing requests with a 503 (an outage).
@@ -92,13 +92,16 @@ func New(provider string) *Server {
 	mux.HandleFunc("GET /authorize", s.authorize)
 	switch provider {
 	case HubSpot:
-		mux.HandleFunc("POST /oauth/v1/token", s.token)
+		mux.HandleFunc("POST /oauth/2026-03/token", s.token)
+		mux.HandleFunc("POST /oauth/2026-03/token/revoke", s.revoke)
 		mux.HandleFunc("GET /crm/v3/objects/{object}", s.hubspotList)
 	case Pipedrive:
 		mux.HandleFunc("POST /oauth/token", s.token)
+		mux.HandleFunc("POST /oauth/revoke", s.revoke)
 		mux.HandleFunc("GET /api/v1/{object}", s.pipedriveList)
 	case Salesforce:
 		mux.HandleFunc("POST /services/oauth2/token", s.token)
+		mux.HandleFunc("POST /services/oauth2/revoke", s.revoke)
 		mux.HandleFunc("GET /services/data/{version}/query", s.salesforceQuery)
 		mux.HandleFunc("GET /services/data/{version}/query/{locator}", s.salesforceQuery)
 	default:
@@ -121,7 +124,7 @@ func (s *Server) AuthURL() string { return s.URL + "/authorize" }
 func (s *Server) TokenURL() string {
 	switch s.Provider {
 	case HubSpot:
-		return s.URL + "/oauth/v1/token"
+		return s.URL + "/oauth/2026-03/token"
 	case Pipedrive:
 		return s.URL + "/oauth/token"
 	}
@@ -173,13 +176,15 @@ func (s *Server) ResetDaily() {
 // Stats are counters of what the fake served.
 type Stats struct {
 	Listings, RateLimited, Refreshes, Exchanges int
+	// Revocations counts the refresh tokens revoked by the client.
+	Revocations int
 }
 
 // Stats returns the counters.
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Stats{Listings: s.listings, RateLimited: s.rateLimited, Refreshes: s.refreshes, Exchanges: s.exchanges}
+	return Stats{Listings: s.listings, RateLimited: s.rateLimited, Refreshes: s.refreshes, Exchanges: s.exchanges, Revocations: s.revocations}
 }
 
 // Tokens returns every live access and refresh token (tests scan
@@ -310,6 +315,46 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		out["scope"] = "base,contacts:read"
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// revoke is the token revocation endpoint: HubSpot takes the client's
+// credentials in the form, Pipedrive in HTTP Basic, Salesforce none.
+// Revoking a refresh token ends it; as at HubSpot, access tokens already
+// issued stay valid until they expire. An unknown token is a success
+// (RFC 7009, section 2.2) except at Salesforce, which answers 400.
+func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "bad form", http.StatusBadRequest)
+		return
+	}
+	switch s.Provider {
+	case HubSpot:
+		if r.PostForm.Get("client_id") != ClientID || r.PostForm.Get("client_secret") != ClientSecret {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"status": "error", "message": "client_id or client_secret invalid", "category": "VALIDATION_ERROR"})
+			return
+		}
+	case Pipedrive:
+		if id, secret, ok := r.BasicAuth(); !ok || id != ClientID || secret != ClientSecret {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
+			return
+		}
+	}
+	token := r.PostForm.Get("token")
+	s.mu.Lock()
+	known := s.refresh[token]
+	delete(s.refresh, token)
+	if known {
+		s.revocations++
+	}
+	s.mu.Unlock()
+	switch {
+	case !known && s.Provider == Salesforce:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_token_type", "error_description": "this token type is not supported"})
+	case s.Provider == HubSpot:
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.WriteHeader(http.StatusOK)
+	}
 }
 
 // gate checks the bearer token and the rate limits of a listing request;

@@ -10,7 +10,6 @@ import (
 	"io"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -380,13 +379,13 @@ func (r *run) load(ctx context.Context, sc SourceConfig, f *Fetch, progress func
 			return fmt.Errorf("open %s: %w", p.Name, err)
 		}
 		var rejects bytes.Buffer
-		l := ingest.Loader{Engine: filter, Workers: s.Workers, BatchSize: s.BatchSize, Rejects: &capped{w: &rejects, left: 1 << 20},
+		l := ingest.Loader{Engine: s.Engine, Screen: filter.screen, Workers: s.Workers, BatchSize: s.BatchSize, Rejects: &capped{w: &rejects, left: 1 << 20},
 			Progress: func(st ingest.Stats) {
 				r.mu.Lock()
 				r.counts.Read = base.Read + st.Read
 				r.counts.Rejected = base.Rejected + st.Rejected
 				r.counts.Dropped = base.Dropped + st.Dropped
-				r.counts.Changed, r.counts.Unchanged = int(filter.changed.Load()), int(filter.unchanged.Load())
+				r.counts.Changed, r.counts.Unchanged = base.Changed+st.Indexed, base.Unchanged+st.Skipped
 				pct := 50
 				if prevRead > 0 {
 					pct = min(89, 1+88*r.counts.Read/prevRead)
@@ -401,8 +400,10 @@ func (r *run) load(ctx context.Context, sc SourceConfig, f *Fetch, progress func
 		base.Read += st.Read
 		base.Rejected += st.Rejected
 		base.Dropped += st.Dropped
+		base.Changed += st.Indexed
+		base.Unchanged += st.Skipped
 		r.counts.Read, r.counts.Rejected, r.counts.Dropped = base.Read, base.Rejected, base.Dropped
-		r.counts.Changed, r.counts.Unchanged = int(filter.changed.Load()), int(filter.unchanged.Load())
+		r.counts.Changed, r.counts.Unchanged = base.Changed, base.Unchanged
 		r.counts.Files = append(r.counts.Files, p.Name)
 		r.rejs = appendRejects(r.rejs, p.Name, rejects.Bytes())
 		r.mu.Unlock()
@@ -535,20 +536,20 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// changeFilter is the loader's target during a refresh: it notes every
-// domain the source lists, writes the companies that are new or differ
-// from the index, and skips the rest.
+// changeFilter screens a refresh's rows before they are embedded: it notes
+// every domain the source lists, completes each row with what other
+// sources observed, and lets through the companies that are new or differ
+// from the index.
 type changeFilter struct {
-	Engine
-	mu                 sync.Mutex
-	seen               map[string]struct{}
-	changed, unchanged atomic.Int64
+	Engine Engine
+	mu     sync.Mutex
+	seen   map[string]struct{}
 }
 
-func (f *changeFilter) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) ([]index.DocError, error) {
-	domains := make([]string, len(docs))
-	for i := range docs {
-		domains[i] = docs[i].Company.Domain
+func (f *changeFilter) screen(ctx context.Context, cs []*record.Company) ([]bool, error) {
+	domains := make([]string, len(cs))
+	for i, c := range cs {
+		domains[i] = c.Domain
 	}
 	f.mu.Lock()
 	for _, d := range domains {
@@ -563,25 +564,15 @@ func (f *changeFilter) UpsertCompanies(ctx context.Context, docs []index.Company
 	for i := range old {
 		byDomain[old[i].Domain] = &old[i]
 	}
-	write := docs[:0:0]
-	for _, d := range docs {
-		if o := byDomain[d.Company.Domain]; o != nil {
-			keepObserved(&d.Company, o)
-			if Same(d.Company, *o) {
-				continue
-			}
+	write := make([]bool, len(cs))
+	for i, c := range cs {
+		o := byDomain[c.Domain]
+		if o != nil {
+			keepObserved(c, o)
 		}
-		write = append(write, d)
+		write[i] = o == nil || !Same(*c, *o)
 	}
-	f.unchanged.Add(int64(len(docs) - len(write)))
-	if len(write) == 0 {
-		return nil, nil
-	}
-	failed, err := f.Engine.UpsertCompanies(ctx, write)
-	if err == nil {
-		f.changed.Add(int64(len(write) - len(failed)))
-	}
-	return failed, err
+	return write, nil
 }
 
 // keepObserved keeps what other sources observed about a company (its

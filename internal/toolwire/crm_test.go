@@ -84,6 +84,9 @@ func TestCRMDisconnectNeedsTheAppSession(t *testing.T) {
 	if st := del(map[string]string{"X-CSRF-Token": csrf}); st != http.StatusOK {
 		t.Fatalf("DELETE with the session: %d", st)
 	}
+	if n := fake.Stats().Revocations; n != 1 {
+		t.Fatalf("DELETE revoked %d grants at the CRM, want 1", n)
+	}
 	if st := del(map[string]string{"X-CSRF-Token": csrf}); st != http.StatusNotFound {
 		t.Fatalf("DELETE again: %d", st)
 	}
@@ -93,6 +96,9 @@ func TestCRMDisconnectNeedsTheAppSession(t *testing.T) {
 	res, page := p.post(t, e.origin+"/app/crm/disconnect", url.Values{"csrf": {csrfOf(t, page)}, "provider": {"hubspot"}})
 	if res.StatusCode != http.StatusOK || !strings.Contains(page, "No CRM is connected") {
 		t.Fatalf("disconnect form: %d %s", res.StatusCode, page)
+	}
+	if n := fake.Stats().Revocations; n != 2 {
+		t.Fatalf("the disconnect form revoked %d grants in all, want 2", n)
 	}
 	if res, _ := p.post(t, e.origin+"/app/crm/disconnect", url.Values{"provider": {"hubspot"}}); res.StatusCode != http.StatusForbidden {
 		t.Fatalf("disconnect without CSRF: %d", res.StatusCode)

@@ -34,7 +34,9 @@ func (s *Store) CreateSavedQuery(ctx context.Context, q saved.Query) (saved.Quer
 // createSaved inserts a saved query in tx (CreateSavedQuery, and a CRM
 // snapshot replacing its previous list in one transaction).
 func createSaved(ctx context.Context, tx pgx.Tx, q saved.Query) (saved.Query, error) {
-	q.ID = uuid.NewString()
+	if q.ID == "" {
+		q.ID = uuid.NewString()
+	}
 	t := now()
 	q.CreatedAt, q.UpdatedAt = t, t
 	_, err := tx.Exec(ctx, `INSERT INTO saved_queries (id, org_id, user_id, name, action, params, domains, domains_head, persona_ids,
@@ -44,6 +46,9 @@ func createSaved(ctx context.Context, tx pgx.Tx, q saved.Query) (saved.Query, er
 		len(q.Domains), len(q.PersonaIDs), q.RowCount, []byte(q.Rows), t)
 	if pgCode(err) == foreignKeyViolation {
 		return saved.Query{}, fmt.Errorf("organization %s or user %s: %w", q.OrgID, q.UserID, store.ErrNotFound)
+	}
+	if pgCode(err) == uniqueViolation {
+		return saved.Query{}, fmt.Errorf("saved query %s: %w", q.ID, store.ErrConflict)
 	}
 	if err != nil {
 		return saved.Query{}, fmt.Errorf("create saved query: %w", err)

@@ -34,7 +34,9 @@ func (s *Store) CreateSavedQuery(ctx context.Context, q saved.Query) (saved.Quer
 // createSaved inserts a saved query in tx (CreateSavedQuery, and a CRM
 // snapshot replacing its previous list in one transaction).
 func createSaved(ctx context.Context, tx *sql.Tx, q saved.Query) (saved.Query, error) {
-	q.ID = uuid.NewString()
+	if q.ID == "" {
+		q.ID = uuid.NewString()
+	}
 	t := now()
 	q.CreatedAt, q.UpdatedAt = ts(t), ts(t)
 	_, err := tx.ExecContext(ctx, `INSERT INTO saved_queries (id, org_id, user_id, name, action, params, domains, domains_head, persona_ids,
@@ -44,6 +46,9 @@ func createSaved(ctx context.Context, tx *sql.Tx, q saved.Query) (saved.Query, e
 		len(q.Domains), len(q.PersonaIDs), q.RowCount, []byte(q.Rows), t, t)
 	if err != nil && strings.Contains(err.Error(), "FOREIGN KEY") {
 		return saved.Query{}, fmt.Errorf("organization %s or user %s: %w", q.OrgID, q.UserID, store.ErrNotFound)
+	}
+	if isUnique(err) {
+		return saved.Query{}, fmt.Errorf("saved query %s: %w", q.ID, store.ErrConflict)
 	}
 	if err != nil {
 		return saved.Query{}, fmt.Errorf("create saved query: %w", err)

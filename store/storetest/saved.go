@@ -29,6 +29,7 @@ func RunSaved(t *testing.T, open func(t *testing.T) SavedStore) {
 		{"List", testSavedList},
 		{"UpdateDelete", testSavedUpdateDelete},
 		{"LargeList", testSavedLarge},
+		{"CallerID", testSavedCallerID},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -267,5 +268,35 @@ func testSavedLarge(t *testing.T, s SavedStore) {
 	}
 	if !slices.Equal(got.Domains, domains) || !slices.Equal(got.PersonaIDs, ids) || got.DomainCount != 250_000 || got.PersonaIDCount != 500_000 {
 		t.Fatalf("read back %d domains, %d persona ids", len(got.Domains), len(got.PersonaIDs))
+	}
+}
+
+// testSavedCallerID: a query created with an id of the caller's keeps it;
+// a second create with that id is store.ErrConflict and stores nothing.
+func testSavedCallerID(t *testing.T, s SavedStore) {
+	ctx := context.Background()
+	m := newMember(t, s, "acme", "ops@acme.test")
+	const id = "6f1c3a52-1d0e-5b7a-9e44-0c2b8d1f7a33"
+	q, err := s.CreateSavedQuery(ctx, saved.Query{ID: id, OrgID: m.org, UserID: m.user, Name: "run results", Action: "thin_discover",
+		Tags: []string{"prospecting"}, Domains: []string{"acme.com"}, RowCount: 1, Rows: []byte(`[{"domain":"acme.com"}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.ID != id {
+		t.Fatalf("created with id %q, want %q", q.ID, id)
+	}
+	if got, err := s.SavedQueryInfo(ctx, m.org, id); err != nil || got.Name != "run results" {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+	_, err = s.CreateSavedQuery(ctx, saved.Query{ID: id, OrgID: m.org, UserID: m.user, Name: "again", Action: "thin_discover", Domains: []string{"beta.io"}})
+	if !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("second create with the same id: %v", err)
+	}
+	if list, n, err := s.ListSavedQueries(ctx, m.org, saved.ListFilter{Limit: 10}); err != nil || n != 1 || list[0].Name != "run results" {
+		t.Fatalf("after the conflict: %d queries (%v)", n, err)
+	}
+	// An empty id is still assigned by the store.
+	if q, err := s.CreateSavedQuery(ctx, saved.Query{OrgID: m.org, UserID: m.user, Name: "other", Action: "exclusion", Domains: []string{"beta.io"}}); err != nil || q.ID == "" || q.ID == id {
+		t.Fatalf("store-assigned id %q, %v", q.ID, err)
 	}
 }

@@ -106,6 +106,8 @@ Address = TypedDict('Address', {"city": "str", "country": "str", "state": "str",
 
 BatchView = TypedDict('BatchView', {"batch_id": "str", "completed": "int", "failed": "int", "results": "Optional[List[JobView]]", "total": "int"}, total=False)
 
+BriefReading = TypedDict('BriefReading', {"cost_usd": "float", "fallback": "str", "integration_id": "str", "persona": "str", "reader": "str"}, total=False)
+
 BulkmatchStatusBody = TypedDict('BulkmatchStatusBody', {"error": "str", "progress": "int", "results": "Optional[List[Dict[str, Any]]]", "status": "str", "task_id": "str"}, total=False)
 
 CRMConnectionBody = TypedDict('CRMConnectionBody', {"companies_query_id": "Optional[str]", "connected_at": "Optional[str]", "contacts_query_id": "Optional[str]", "provider": "str", "status": "str"}, total=False)
@@ -245,7 +247,7 @@ PatchSavedOutputBody = TypedDict('PatchSavedOutputBody', {"query_id": "str", "qu
 
 Phone = TypedDict('Phone', {"phone": "str", "type": "str"}, total=False)
 
-Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "email_lookup_note": "str", "estimate": "Estimate", "goal": "str", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
+Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "brief_reading": "BriefReading", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "email_lookup_note": "str", "estimate": "Estimate", "goal": "str", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
 
 Profile = TypedDict('Profile', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]"}, total=False)
 
@@ -285,7 +287,7 @@ Result = TypedDict('Result', {"age_seconds": "int", "attempts": "int", "cached":
 
 ResultContact = TypedDict('ResultContact', {"email": "str", "email_status": "str", "name": "str", "persona_id": "int", "role_fit": "str", "role_reason": "str", "source": "str", "title": "str"}, total=False)
 
-ResultRow = TypedDict('ResultRow', {"contacts": "Optional[List[ResultContact]]", "domain": "str", "fit_reason": "str", "name": "str", "segment": "str"}, total=False)
+ResultRow = TypedDict('ResultRow', {"contacts": "Optional[List[ResultContact]]", "domain": "str", "fit_reason": "str", "name": "str", "segment": "str", "segment_id": "int"}, total=False)
 
 Review = TypedDict('Review', {"capped_by": "str", "companies_checked": "int", "companies_covered": "int", "companies_fit": "int", "contacts_companies": "int", "contacts_matched": "int", "credits_reserved": "int", "credits_reserved_usd": "float", "duration_minutes": "int", "early_emails_found": "int", "early_lookups_done": "int", "expected_emails": "int", "lookups": "int", "lookups_running": "int", "rates": "Rates", "wave": "int"}, total=False)
 
@@ -1073,7 +1075,7 @@ class Operations(abc.ABC):
 
         POST /v1/prospecting/runs (operation prospecting-start).
 
-        202 with a stable run_id and status drafting; planning continues after the client disconnects. Poll GET /v1/prospecting/runs/{run_id} until proposed, then approve. A missing or over-long Idempotency-Key is 422. With dry_run=true (extension), 200 with status dry_run, the plan and its estimate, and no run created (no key needed).
+        202 with a stable run_id and status drafting; planning continues after the client disconnects. Poll GET /v1/prospecting/runs/{run_id} until proposed, then approve. A missing or over-long Idempotency-Key is 422. Starting needs an active paid plan (403 otherwise) and credits left this period (402 otherwise); 403 also when the user already has a queued or running run (the detail says when to retry). Repeating an accepted request with its key returns the run whatever the quota. With dry_run=true (extension), 200 with status dry_run, the plan and its estimate, and no run created (no key needed).
         """
         answer = self._call('POST', '/v1/prospecting/runs', path_params={}, query={"dry_run": dry_run}, json_body=self._merge(body, {"brief": brief, "checkpoints": checkpoints, "company_names": company_names, "contact_integration_id": contact_integration_id, "contacts_per_company": contacts_per_company, "customer_domains": customer_domains, "deliverable": deliverable, "domains": domains, "exclude_domains": exclude_domains, "goal": goal, "max_actions": max_actions, "max_candidates": max_candidates, "max_provider_spend_usd": max_provider_spend_usd, "max_spend_usd": max_spend_usd, "search_provider_id": search_provider_id, "segment": segment, "target_companies": target_companies, "validation_integration_id": validation_integration_id, "webhook_url": webhook_url}))
         return answer  # type: ignore[no-any-return]
