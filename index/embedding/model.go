@@ -37,6 +37,7 @@ type Model struct {
 	quant    []int8
 	scales   []float32
 	fallback []float32 // unit vector for input without known terms
+	lex      []float32 // per row: lexical weight (lexical.go); nil in old models
 	encoded  []byte    // the serialized model, source of the id
 }
 
