@@ -29,10 +29,11 @@ type Options struct {
 	Weights Weights
 	// LabelDims is the number of label directions (see supervised.go)
 	// learned from the sample's industry labels, taken from the Dim
-	// components, with label-informed term gains; 0 selects the default,
-	// DefaultLabelDims (3/8 of a Dim below 256), negative turns them off.
-	// On by default since the embedded engine's screen reads them
-	// (decisions.md, "Relevance: hybrid ranking"). A sample without two
+	// components, with label-informed term gains; 0 or negative for none,
+	// the default. DefaultLabelDims is the best measured on the relevance
+	// benchmark, but off by default: with it the engine's sign-sketch
+	// screen loses recall on mixture queries (decisions.md, "Relevance
+	// (issue 22)" and "Relevance: hybrid ranking"). A sample without two
 	// labels of two documents each gets none either way.
 	LabelDims int
 	// LabelWeight is the energy of the label directions relative to the
@@ -83,10 +84,6 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Weights == (Weights{}) {
 		o.Weights = DefaultWeights
-	}
-	if o.LabelDims == 0 {
-		// 96 of 256 by default; the same share of a smaller Dim.
-		o.LabelDims = min(DefaultLabelDims, o.Dim*3/8)
 	}
 	if o.LabelWeight == 0 {
 		o.LabelWeight = DefaultLabelWeight
@@ -255,20 +252,14 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 	if labelDims > 0 {
 		beta = labelScale(x, vecs, full, scale, labels, labelDims, opt.LabelWeight)
 	}
-	// The label directions lead the row, then the LSA components: the
-	// label directions carry most of a vector's energy (LabelWeight times
-	// the LSA components'), and the embedded engine's first screening
-	// pass reads the leading 128 dimensions only (index/embedded/scan.go):
-	// with them last it missed the recall bar at 1M (decisions.md,
-	// "Relevance: hybrid ranking").
 	row := make([]float64, rank)
 	for t := range vocab {
-		for j := 0; j < labelDims; j++ {
-			row[j] = beta * idf[t] * labels[t*labelDims+j]
-		}
 		v := vecs[t*full+1 : (t+1)*full]
 		for j := 0; j < lsaRank; j++ {
-			row[labelDims+j] = idf[t] * float64(v[j]) * scale[j]
+			row[j] = idf[t] * float64(v[j]) * scale[j]
+		}
+		for j := 0; j < labelDims; j++ {
+			row[lsaRank+j] = beta * idf[t] * labels[t*labelDims+j]
 		}
 		p.scales[t] = quantize(row, p.quant[t*rank:(t+1)*rank])
 	}

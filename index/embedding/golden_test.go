@@ -62,7 +62,7 @@ func goldenCorpus() []Doc {
 // of the vectors: Embed may get faster, never different.
 func TestGolden(t *testing.T) {
 	docs := goldenCorpus()
-	m, err := Fit(docs, Options{Dim: 64, LabelDims: -1}) // label directions off (the default fit learns them from the labelled docs: supervised_test.go)
+	m, err := Fit(docs, Options{Dim: 64, LabelDims: -1}) // the unsupervised fit (the default); label directions: supervised_test.go
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ func TestLexical(t *testing.T) {
 			Doc{Name: "Green Farm", Description: "farm tractors harvest company", Industries: []string{"Farming"}},
 			Doc{Description: "company bank farm"})
 	}
-	m, err := Fit(docs, Options{Dim: 16})
+	m, err := Fit(docs, Options{Dim: 16, LabelDims: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

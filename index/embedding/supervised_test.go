@@ -132,66 +132,9 @@ func TestLabelDirectionsDeterministic(t *testing.T) {
 	if unsup.ID() == m.ID() {
 		t.Error("label directions did not change the model")
 	}
+	// The label directions occupy the last 18 components of the rank.
 	if m.rank != 48 || m.Dim() != 48 {
 		t.Errorf("rank %d dim %d, want 48 and 48", m.rank, m.Dim())
-	}
-	// The label directions lead the vector (the embedded engine's screen
-	// reads the leading dimensions): the first 18 components carry about
-	// LabelWeight/(1+LabelWeight) of the energy of an unlabelled document.
-	var lead, all float64
-	for i, d := range docs {
-		if i%2 == 0 {
-			continue
-		}
-		for j, x := range m.Embed(Doc{Name: d.Name, Description: d.Description}) {
-			if j < 18 {
-				lead += float64(x) * float64(x)
-			}
-			all += float64(x) * float64(x)
-		}
-	}
-	if share := lead / all; share < 0.5 {
-		t.Errorf("the first 18 components carry %.2f of the energy, want the label directions' majority", share)
-	}
-}
-
-// TestDefaultLabelDims: the zero Options learn label directions (96 of 256,
-// 3/8 of a smaller Dim); negative LabelDims fits without.
-func TestDefaultLabelDims(t *testing.T) {
-	docs, _ := labelledHalf(400)
-	tests := []struct {
-		name string
-		opt  Options
-		same Options
-	}{
-		{"zero is the default share", Options{Dim: 32}, Options{Dim: 32, LabelDims: 12}},
-		{"negative is off", Options{Dim: 32, LabelDims: -1}, Options{Dim: 32, LabelDims: -5}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := Fit(docs, tc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := Fit(docs, tc.same)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.ID() != b.ID() {
-				t.Errorf("%+v fits as %s, %+v as %s", tc.opt, a.ID(), tc.same, b.ID())
-			}
-		})
-	}
-	on, err := Fit(docs, Options{Dim: 32})
-	if err != nil {
-		t.Fatal(err)
-	}
-	off, err := Fit(docs, Options{Dim: 32, LabelDims: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if on.ID() == off.ID() {
-		t.Error("the default fit learned no label directions")
 	}
 }
 

@@ -374,21 +374,20 @@ func HybridMethod(name string, opt embedding.Options, n int, weight float64) Met
 }
 
 // Methods are the rows of the relevance benchmark: the two baselines, the
-// embedder as it was before issue 22 (text only, and with the labelled
-// set's labels as terms of the fit sample), the embedder with label
-// directions and term gains (the default since the hybrid-ranking round),
-// its lexical signatures alone, and the hybrid rerank of the two.
+// embedder as shipped (text only, and with the labelled set's labels as
+// terms of the fit sample), the embedder with label directions and term
+// gains, its lexical signatures alone, and the hybrid rerank of the two.
 func Methods() []Method {
-	off := embedding.Options{LabelDims: -1}
+	labels := embedding.Options{LabelDims: embedding.DefaultLabelDims}
 	return []Method{
 		TFIDFMethod(), SVDMethod(256),
-		EmbedderMethod("embedder, unsupervised, text only", off, false),
-		EmbedderMethod("embedder, unsupervised, labels as fit terms", off, true),
-		EmbedderMethod(DefaultMethod, embedding.Options{}, true),
-		LexicalMethod("lexical: model terms, IDF × label gains", embedding.Options{}),
-		HybridMethod(fmt.Sprintf("hybrid: vector top %d reranked by + %.1f × lexical", HybridTop, HybridWeight), embedding.Options{}, HybridTop, HybridWeight),
+		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{}, false),
+		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{}, true),
+		EmbedderMethod(LabelMethod, labels, true),
+		LexicalMethod("lexical: model terms, IDF × label gains", labels),
+		HybridMethod(fmt.Sprintf("hybrid: vector top %d reranked by + %.1f × lexical", HybridTop, HybridWeight), labels, HybridTop, HybridWeight),
 	}
 }
 
-// DefaultMethod names the row of the default embedder.
-const DefaultMethod = "embedder, label directions + term gains (default)"
+// LabelMethod names the row of the embedder with label directions.
+const LabelMethod = "embedder, label directions + term gains"

@@ -33,7 +33,7 @@ func TestRelevanceBenchmark(t *testing.T) {
 		t.Log("\n" + tb.String())
 		tfidf := tb.Rows[0]
 		for _, r := range tb.Rows[1:] {
-			if r.Method != DefaultMethod && !strings.HasPrefix(r.Method, "hybrid") {
+			if r.Method != LabelMethod && !strings.HasPrefix(r.Method, "hybrid") {
 				continue
 			}
 			if r.HeldOut.PrecisionAt10 <= tfidf.HeldOut.PrecisionAt10 {
