@@ -58,11 +58,7 @@ func (m *Model) Lexical(d Doc) Lexical {
 	}
 	s := m.scratch()
 	defer scratchPool.Put(s)
-	s.field(d.Name, m.weights.Name)
-	s.field(d.Description, m.weights.Description)
-	s.field(d.SiteText, m.weights.SiteText)
-	s.list(d.Keywords, m.weights.Keywords)
-	s.list(d.Industries, m.weights.Industries)
+	s.doc(d, m.weights)
 	return m.lexical(s)
 }
 
