@@ -38,6 +38,8 @@ type params struct {
 	scales    []float32
 	quant     []int8
 	fallback  []float32
+	// lex is not serialized: a fitted model's lexical weights (lexical.go).
+	lex []float32
 }
 
 func (p *params) encode() []byte {
@@ -85,6 +87,7 @@ func (p *params) model() (*Model, error) {
 		quant:    quant,
 		scales:   p.scales,
 		fallback: p.fallback,
+		lex:      p.lex,
 		encoded:  enc,
 	}
 	sum := sha256.Sum256(enc)

@@ -32,9 +32,9 @@ type Options struct {
 	// components, with label-informed term gains; 0 or negative for none,
 	// the default. DefaultLabelDims is the best measured on the relevance
 	// benchmark, but off by default: with it the engine's sign-sketch
-	// screen loses recall on mixture queries at 1M (decisions.md,
-	// "Relevance (issue 22)"). A sample without two labels of two
-	// documents each gets none either way.
+	// screen loses recall on mixture queries (decisions.md, "Relevance
+	// (issue 22)" and "Relevance: hybrid ranking"). A sample without two
+	// labels of two documents each gets none either way.
 	LabelDims int
 	// LabelWeight is the energy of the label directions relative to the
 	// LSA components, over the sample's documents; default
@@ -202,12 +202,16 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 		// Smoothed IDF, as if one extra document held every term.
 		idf[i] = math.Log(float64(1+nonEmpty)/float64(1+d)) + 1
 	}
+	var gains []float64
+	if opt.LabelDims > 0 {
+		gains = termGains(docs, opt, vocab)
+	}
+	lex := lexicalWeights(idf, gains)
 	if opt.LabelDims > 0 {
 		// Words that say little about the labels count for less (see
 		// termGains); the gains are folded into the IDF, so into the rows.
-		g := termGains(docs, opt, vocab)
 		for i := range idf {
-			idf[i] *= g[i]
+			idf[i] *= gains[i]
 		}
 	}
 	x := tfidfMatrix(terms, vocab, idf)
@@ -237,7 +241,7 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 	lsaRank := full - 1
 	rank := lsaRank + labelDims
 	p := &params{dim: opt.Dim, rank: rank, weights: opt.Weights, hashes: vocab,
-		scales: make([]float32, len(vocab)), quant: make([]int8, len(vocab)*rank)}
+		scales: make([]float32, len(vocab)), quant: make([]int8, len(vocab)*rank), lex: lex}
 	// Fold IDF and the singular values into each term's row, so Embed is one
 	// weighted sum of rows.
 	scale := make([]float64, lsaRank)

@@ -37,6 +37,7 @@ type Model struct {
 	quant    []int8
 	scales   []float32
 	fallback []float32 // unit vector for input without known terms
+	lex      []float32 // per row: lexical weight (lexical.go); nil in old models
 	encoded  []byte    // the serialized model, source of the id
 }
 
@@ -54,12 +55,17 @@ func (m *Model) VocabSize() int { return len(m.hashes) }
 func (m *Model) Embed(d Doc) []float32 {
 	s := m.scratch()
 	defer scratchPool.Put(s)
-	s.field(d.Name, m.weights.Name)
-	s.field(d.Description, m.weights.Description)
-	s.field(d.SiteText, m.weights.SiteText)
-	s.list(d.Keywords, m.weights.Keywords)
-	s.list(d.Industries, m.weights.Industries)
+	s.doc(d, m.weights)
 	return m.project(s)
+}
+
+// doc counts the fields of d with weights w.
+func (s *scratch) doc(d Doc, w Weights) {
+	s.field(d.Name, w.Name)
+	s.field(d.Description, w.Description)
+	s.field(d.SiteText, w.SiteText)
+	s.list(d.Keywords, w.Keywords)
+	s.list(d.Industries, w.Industries)
 }
 
 // EmbedText implements Embedder. Query text is read as a description, so

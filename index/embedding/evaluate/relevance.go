@@ -162,15 +162,7 @@ func SVDMethod(dim int) Method {
 // the ranked companies are embedded without labels either way.
 func EmbedderMethod(name string, opt embedding.Options, withLabels bool) Method {
 	return Method{Name: name, Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
-		sample := slices.Clone(ranked)
-		if withLabels {
-			for _, c := range labelled {
-				d := c.Doc()
-				d.Industries = []string{c.Label}
-				sample = append(sample, d)
-			}
-		}
-		m, err := embedding.Fit(sample, opt)
+		m, err := fitSample(ranked, labelled, opt, withLabels)
 		if err != nil {
 			return nil, fmt.Errorf("fitting %s: %w", name, err)
 		}
@@ -307,15 +299,95 @@ func (t Table) String() string {
 	return b.String()
 }
 
-// Methods are the rows of the relevance benchmark: the two
-// baselines, the embedder as it was before issue 22 (text only, and with
-// the labelled set's labels as terms of the fit sample), and the embedder
-// with label directions and term gains.
+// Hybrid rerank defaults, chosen on the tuning part (decisions.md,
+// "Relevance: hybrid ranking"): the vector top HybridTop reranked by
+// vector cosine + HybridWeight × lexical cosine.
+const (
+	HybridTop    = 200
+	HybridWeight = 0.5
+)
+
+// fitSample fits the embedder on the ranked documents and, when
+// withLabels, the labelled set with each label as the company's industry.
+func fitSample(ranked []embedding.Doc, labelled []Company, opt embedding.Options, withLabels bool) (*embedding.Model, error) {
+	sample := slices.Clone(ranked)
+	if withLabels {
+		for _, c := range labelled {
+			d := c.Doc()
+			d.Industries = []string{c.Label}
+			sample = append(sample, d)
+		}
+	}
+	return embedding.Fit(sample, opt)
+}
+
+// LexicalMethod compares the fitted model's lexical signatures
+// (embedding.Model.Lexical: TF-IDF over the model's vocabulary, each term's
+// IDF times its label gain), the fit sample as EmbedderMethod's with labels.
+func LexicalMethod(name string, opt embedding.Options) Method {
+	return Method{Name: name, Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
+		m, err := fitSample(ranked, labelled, opt, true)
+		if err != nil {
+			return nil, fmt.Errorf("fitting %s: %w", name, err)
+		}
+		lex := make([]embedding.Lexical, len(ranked))
+		for i, d := range ranked {
+			lex[i] = m.Lexical(d)
+		}
+		return func(i, j int) float64 { return lex[i].Cosine(lex[j]) }, nil
+	}}
+}
+
+// HybridMethod is the hybrid ranking as a search engine would run it: the
+// top n of the vector ranking reranked by vector cosine + weight × the
+// lexical signatures' cosine; below the top n, the vector order.
+func HybridMethod(name string, opt embedding.Options, n int, weight float64) Method {
+	return Method{Name: name, Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
+		m, err := fitSample(ranked, labelled, opt, true)
+		if err != nil {
+			return nil, fmt.Errorf("fitting %s: %w", name, err)
+		}
+		vec := make([][]float32, len(ranked))
+		lex := make([]embedding.Lexical, len(ranked))
+		for i, d := range ranked {
+			vec[i], lex[i] = m.Embed(d), m.Lexical(d)
+		}
+		// fused[i] holds the reranked score of each of i's top n, offset
+		// above every cosine so the top n stay ahead of the rest.
+		fused := make([]map[int]float64, len(ranked))
+		var buf []neighbour
+		for i := range ranked {
+			buf = rank(buf, i, len(ranked), func(i, j int) float64 { return Cosine(vec[i], vec[j]) })
+			f := make(map[int]float64, n)
+			for _, nb := range buf[:min(n, len(buf))] {
+				f[nb.j] = 10 + nb.s + weight*lex[i].Cosine(lex[nb.j])
+			}
+			fused[i] = f
+		}
+		return func(i, j int) float64 {
+			if s, ok := fused[i][j]; ok {
+				return s
+			}
+			return Cosine(vec[i], vec[j])
+		}, nil
+	}}
+}
+
+// Methods are the rows of the relevance benchmark: the two baselines, the
+// embedder as shipped (text only, and with the labelled set's labels as
+// terms of the fit sample), the embedder with label directions and term
+// gains, its lexical signatures alone, and the hybrid rerank of the two.
 func Methods() []Method {
+	labels := embedding.Options{LabelDims: embedding.DefaultLabelDims}
 	return []Method{
 		TFIDFMethod(), SVDMethod(256),
 		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{}, false),
 		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{}, true),
-		EmbedderMethod("embedder, label directions + term gains", embedding.Options{LabelDims: embedding.DefaultLabelDims}, true),
+		EmbedderMethod(LabelMethod, labels, true),
+		LexicalMethod("lexical: model terms, IDF × label gains", labels),
+		HybridMethod(fmt.Sprintf("hybrid: vector top %d reranked by + %.1f × lexical", HybridTop, HybridWeight), labels, HybridTop, HybridWeight),
 	}
 }
+
+// LabelMethod names the row of the embedder with label directions.
+const LabelMethod = "embedder, label directions + term gains"

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,9 +31,14 @@ func TestRelevanceBenchmark(t *testing.T) {
 	}
 	for _, tb := range tables {
 		t.Log("\n" + tb.String())
-		tfidf, ours := tb.Rows[0], tb.Rows[len(tb.Rows)-1]
-		if ours.HeldOut.PrecisionAt10 <= tfidf.HeldOut.PrecisionAt10 {
-			t.Errorf("%s: held-out precision@10 %.3f not above TF-IDF's %.3f", tb.Variant, ours.HeldOut.PrecisionAt10, tfidf.HeldOut.PrecisionAt10)
+		tfidf := tb.Rows[0]
+		for _, r := range tb.Rows[1:] {
+			if r.Method != LabelMethod && !strings.HasPrefix(r.Method, "hybrid") {
+				continue
+			}
+			if r.HeldOut.PrecisionAt10 <= tfidf.HeldOut.PrecisionAt10 {
+				t.Errorf("%s, %s: held-out precision@10 %.3f not above TF-IDF's %.3f", tb.Variant, r.Method, r.HeldOut.PrecisionAt10, tfidf.HeldOut.PrecisionAt10)
+			}
 		}
 	}
 }
