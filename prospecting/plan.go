@@ -96,6 +96,10 @@ type Plan struct {
 	// EmailLookupNote is set on a wave run's plan only (absent otherwise):
 	// it says which email lookups run before the contacts_review.
 	EmailLookupNote string `json:"email_lookup_note,omitempty"`
+	// HistoryRates are the rates of the organization's finished runs a wave
+	// run's first wave is sized with (absent when there are too few
+	// results, and the priors are used).
+	HistoryRates *Rates `json:"history_rates,omitempty"`
 	// Ready is false while a question or an engine pick is open.
 	Ready bool `json:"ready"`
 	// Picked are the fields the user set in a plan patch; a later
@@ -250,6 +254,12 @@ func (s *Service) rederive(ctx context.Context, org store.Org, req Request, p *P
 	}
 	p.AccountSpendLeftUSD = left
 	p.EmailLookupNote = s.lookupNote(org.ID, p)
+	p.HistoryRates = nil
+	if p.EmailLookupNote != "" {
+		if p.HistoryRates, err = s.historyRates(ctx, org.ID); err != nil {
+			return err
+		}
+	}
 	p.Ready = len(p.Questions) == 0 && !p.CompanyCheckEngine.PickRequired && !p.ContactEngine.PickRequired && !p.SearchProvider.PickRequired
 	return s.estimate(ctx, org.ID, p, supplied)
 }

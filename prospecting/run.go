@@ -248,7 +248,7 @@ func (s *Service) Run(ctx context.Context, t store.Task, in TaskInput, progress 
 			if first {
 				text := "Run approved and started: searching and checking companies."
 				if isWave(&r) {
-					x := rates(&r.Data.Progress)
+					x := rates(&r)
 					text = fmt.Sprintf("Run approved and started: wave 1 checks %d companies (sized for %d covered companies at a %.0f%% fit rate, "+
 						"%.0f%% persona match share and %.0f%% email find rate, with a 25%% margin).", r.Data.Progress.CheckGoal,
 						r.Data.Plan.TargetCompanies, 100*x.Fit, 100*x.MatchShare, 100*x.Find)

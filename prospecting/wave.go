@@ -101,48 +101,114 @@ type Rates struct {
 	Fit        float64 `json:"fit_rate"`
 	MatchShare float64 `json:"persona_match_share"`
 	Find       float64 `json:"email_find_rate"`
-	// Measured says the rates are the run's own (else the priors).
+	// Measured says the rates are the run's own (else the history's or
+	// the priors).
 	Measured bool `json:"measured"`
+	// History says some rate comes from the organization's finished runs.
+	History bool `json:"history,omitempty"`
 }
 
-// rates are the run's measured rates, each falling back to its prior
-// while too few results back it.
-func rates(pr *Progress) Rates {
-	x := Rates{Fit: expectFitRate, MatchShare: priorMatchShare, Find: expectFindRate}
+// priors are the rates a wave is sized with when nothing was measured.
+func priors() Rates {
+	return Rates{Fit: expectFitRate, MatchShare: priorMatchShare, Find: expectFindRate}
+}
+
+// tally is what a run's rates are measured from.
+type tally struct{ checked, fit, worked, hit, settled, found int }
+
+func tallyOf(pr *Progress) tally {
 	c := pr.Count()
-	if c.Checked >= minRateSample {
-		x.Fit, x.Measured = clampRate(float64(c.Fit)/float64(c.Checked)), true
-	}
-	worked, matched := 0, map[string]bool{}
+	t := tally{checked: c.Checked, fit: c.Fit}
+	matched := map[string]bool{}
 	for _, k := range pr.Contacts {
 		matched[k.Domain] = true
+		switch k.EmailStatus {
+		case emailFound:
+			t.found++
+			t.settled++
+		case emailNotFound:
+			t.settled++
+		}
 	}
-	hit := 0
 	for _, cd := range pr.Candidates {
 		if cd.Fit && cd.Billed && cd.PeopleDone {
-			worked++
+			t.worked++
 			if matched[cd.Domain] {
-				hit++
+				t.hit++
 			}
 		}
 	}
-	if worked >= minRateSample {
-		x.MatchShare, x.Measured = clampRate(float64(hit)/float64(worked)), true
+	return t
+}
+
+func (t *tally) add(o tally) {
+	t.checked += o.checked
+	t.fit += o.fit
+	t.worked += o.worked
+	t.hit += o.hit
+	t.settled += o.settled
+	t.found += o.found
+}
+
+// over replaces each rate of base that the tally backs with enough results
+// by the measured one; measured says one was.
+func (t tally) over(base Rates) (x Rates, measured bool) {
+	x = base
+	if t.checked >= minRateSample {
+		x.Fit, measured = clampRate(float64(t.fit)/float64(t.checked)), true
 	}
-	found, settled := 0, 0
-	for _, k := range pr.Contacts {
-		switch k.EmailStatus {
-		case emailFound:
-			found++
-			settled++
-		case emailNotFound:
-			settled++
-		}
+	if t.worked >= minRateSample {
+		x.MatchShare, measured = clampRate(float64(t.hit)/float64(t.worked)), true
 	}
-	if settled >= minRateSample {
-		x.Find, x.Measured = clampRate(float64(found)/float64(settled)), true
+	if t.settled >= minRateSample {
+		x.Find, measured = clampRate(float64(t.found)/float64(t.settled)), true
 	}
+	return x, measured
+}
+
+// rates are the run's measured rates, each falling back to the rate of
+// the organization's history stored with the plan, else to its prior,
+// while too few of the run's results back it.
+func rates(r *Run) Rates {
+	base := priors()
+	if r.Data.Plan != nil && r.Data.Plan.HistoryRates != nil {
+		base = *r.Data.Plan.HistoryRates
+	}
+	x, measured := tallyOf(&r.Data.Progress).over(base)
+	x.Measured = measured
 	return x
+}
+
+// historyRuns is how many of the organization's latest completed runs
+// the first wave's rates are measured on.
+const historyRuns = 20
+
+// historyRates are the rates of the organization's latest completed runs
+// pooled (the spec's "rates from history for the first wave"); nil when
+// they back none of the rates, and the priors are used.
+func (s *Service) historyRates(ctx context.Context, orgID string) (*Rates, error) {
+	recs, err := s.State.FinishedRuns(ctx, orgID, historyRuns)
+	if err != nil {
+		return nil, fmt.Errorf("history of runs: %w", err)
+	}
+	var t tally
+	for _, rec := range recs {
+		r, err := decode(rec)
+		if err != nil {
+			s.Log.Warn().Err(err).Str("run", rec.ID).Msg("history rates: skip a run that does not decode")
+			continue
+		}
+		if r.Data.Plan == nil || r.Data.Plan.Deliverable != DeliverLeads {
+			continue // a companies-only run measures no contact or email rate
+		}
+		t.add(tallyOf(&r.Data.Progress))
+	}
+	x, measured := t.over(priors())
+	if !measured {
+		return nil, nil
+	}
+	x.History = true
+	return &x, nil
 }
 
 func clampRate(f float64) float64 { return min(1, max(0.05, f)) }
@@ -155,7 +221,7 @@ func waveSize(r *Run) int {
 	if need <= 0 {
 		return 0
 	}
-	x := rates(pr)
+	x := rates(r)
 	return int(math.Ceil(float64(need) / (x.Fit * x.MatchShare * x.Find) * waveMargin))
 }
 
@@ -169,7 +235,7 @@ func lookupsNeeded(r *Run, margin float64) int {
 	if need <= 0 {
 		return 0
 	}
-	return int(math.Ceil(float64(need) / rates(&r.Data.Progress).Find * margin))
+	return int(math.Ceil(float64(need) / rates(r).Find * margin))
 }
 
 // running counts the lookups in flight and the companies they may cover.
@@ -378,7 +444,7 @@ type Review struct {
 func (s *Service) review(r *Run) Review {
 	pr := &r.Data.Progress
 	c := pr.Count()
-	rv := Review{Wave: pr.Round, Checked: c.Checked, Fit: c.Fit, Contacts: c.Contacts, Covered: c.Covered, Rates: rates(pr)}
+	rv := Review{Wave: pr.Round, Checked: c.Checked, Fit: c.Fit, Contacts: c.Contacts, Covered: c.Covered, Rates: rates(r)}
 	companies, waveLookups := map[string]bool{}, 0
 	for _, k := range pr.Contacts {
 		companies[k.Domain] = true

@@ -112,6 +112,27 @@ func TestWaveRunEarlyLookupsReachTarget(t *testing.T) {
 		}
 	}
 	e.checkBilling(t, r)
+
+	// The next wave run of the organization sizes its first wave from this
+	// one's rates instead of the priors.
+	p, err := e.svc.DryRun(context.Background(), e.actor, prospecting.Request{Brief: billingBrief, TargetCompanies: ptr(6), ContactsPerCompany: ptr(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.HistoryRates
+	if h == nil || !h.History || h.Measured {
+		t.Fatalf("history rates after a completed wave run: %+v", h)
+	}
+	if c.Checked >= 5 {
+		if want := min(1, max(0.05, float64(c.Fit)/float64(c.Checked))); math.Abs(h.Fit-want) > 1e-9 {
+			t.Errorf("history fit rate %v, want %v (%d fit of %d checked)", h.Fit, want, c.Fit, c.Checked)
+		}
+	}
+	if early >= 5 {
+		if want := min(1, max(0.05, float64(found)/float64(early))); math.Abs(h.Find-want) > 1e-9 {
+			t.Errorf("history find rate %v, want %v (%d found of %d lookups)", h.Find, want, found, early)
+		}
+	}
 }
 
 // TestWaveRunStopsAtContactsReview: where two companies in three have no
@@ -270,6 +291,9 @@ func TestLookupNoteOnlyOnWaveRuns(t *testing.T) {
 		p, err := e.svc.DryRun(ctx, e.actor, prospecting.Request{Brief: billingBrief, Deliverable: ptr(tc.deliverable)})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if p.HistoryRates != nil {
+			t.Errorf("history rates with no finished run: %+v", p.HistoryRates)
 		}
 		if got := p.EmailLookupNote != ""; got != tc.want {
 			t.Errorf("rollout %+v, %s: note %q", tc.rollout, tc.deliverable, p.EmailLookupNote)

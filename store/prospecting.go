@@ -69,6 +69,10 @@ type ProspectingRuns interface {
 	// ActiveRun returns the user's queued or running run in the
 	// organization; ok false when there is none.
 	ActiveRun(ctx context.Context, orgID, userID string) (run ProspectingRun, ok bool, err error)
+	// FinishedRuns returns up to limit of the organization's completed
+	// runs, the most recently finished first (wave runs size their first
+	// wave from them).
+	FinishedRuns(ctx context.Context, orgID string, limit int) ([]ProspectingRun, error)
 	// PutMessage appends a message with the next seq of the run, or, when
 	// the run has a message with m.Key, replaces its body keeping its seq.
 	PutMessage(ctx context.Context, runID string, m RunMessage) (RunMessage, error)

@@ -117,6 +117,24 @@ func (s *Store) ActiveRun(ctx context.Context, orgID, userID string) (store.Pros
 	return r, true, nil
 }
 
+// FinishedRuns implements store.ProspectingRuns.
+func (s *Store) FinishedRuns(ctx context.Context, orgID string, limit int) ([]store.ProspectingRun, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+runColumns+` FROM prospecting_runs WHERE org_id = ? AND status = 'completed' ORDER BY updated_at DESC LIMIT ?`, orgID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("finished prospecting runs: %w", err)
+	}
+	defer rows.Close()
+	var out []store.ProspectingRun
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("finished prospecting runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // PutMessage implements store.ProspectingRuns.
 func (s *Store) PutMessage(ctx context.Context, runID string, m store.RunMessage) (store.RunMessage, error) {
 	tx, err := s.w.BeginTx(ctx, nil)

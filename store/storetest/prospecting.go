@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -30,6 +31,7 @@ func RunProspecting(t *testing.T, open func(t *testing.T) ProspectingStore) {
 		{"OneActivePerUser", testRunActive},
 		{"Messages", testRunMessages},
 		{"QueuedEvents", testRunEvents},
+		{"FinishedRuns", testFinishedRuns},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -271,5 +273,56 @@ func testRunEvents(t *testing.T, s ProspectingStore) {
 	}
 	if p, ok, err = q.ClaimDelivery(ctx, "run_x_11", "B", at.Add(2*time.Hour), time.Minute); err != nil || !ok || p.ID() != "run_x_11" {
 		t.Fatalf("the later one after the earlier left: %+v %v %v", p, ok, err)
+	}
+}
+
+func testFinishedRuns(t *testing.T, s ProspectingStore) {
+	ctx := context.Background()
+	m := newMember(t, s, "Acme", "a@acme.test")
+	other := newMember(t, s, "Other", "o@other.test")
+	runs := map[string]store.ProspectingRun{}
+	for _, k := range []string{"a", "b", "c", "failed", "running"} {
+		r, _, err := s.CreateRun(ctx, store.ProspectingRun{OrgID: m.org, UserID: m.user, IdemKey: k, Status: "drafting", Data: json.RawMessage(`{}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[k] = r
+	}
+	finish := func(k, status string) {
+		t.Helper()
+		r := runs[k]
+		r.Status = status
+		if _, err := s.UpdateRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond) // distinct update times
+	}
+	finish("a", "completed")
+	finish("failed", "failed")
+	finish("c", "completed")
+	finish("b", "completed")
+	finish("running", "running")
+	o, _, _ := s.CreateRun(ctx, store.ProspectingRun{OrgID: other.org, UserID: other.user, IdemKey: "x", Status: "drafting", Data: json.RawMessage(`{}`)})
+	o.Status = "completed"
+	if _, err := s.UpdateRun(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(rs []store.ProspectingRun) []string {
+		var out []string
+		for _, r := range rs {
+			for k, x := range runs {
+				if x.ID == r.ID {
+					out = append(out, k)
+				}
+			}
+		}
+		return out
+	}
+	got, err := s.FinishedRuns(ctx, m.org, 10)
+	if err != nil || !slices.Equal(ids(got), []string{"b", "c", "a"}) || len(got) != 3 {
+		t.Fatalf("FinishedRuns = %v (%d), %v; want the completed runs of the organization, latest first: b c a", ids(got), len(got), err)
+	}
+	if got, err := s.FinishedRuns(ctx, m.org, 2); err != nil || !slices.Equal(ids(got), []string{"b", "c"}) {
+		t.Fatalf("FinishedRuns limit 2 = %v, %v", ids(got), err)
 	}
 }

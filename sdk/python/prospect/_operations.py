@@ -247,7 +247,7 @@ PatchSavedOutputBody = TypedDict('PatchSavedOutputBody', {"query_id": "str", "qu
 
 Phone = TypedDict('Phone', {"phone": "str", "type": "str"}, total=False)
 
-Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "brief_reading": "BriefReading", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "email_lookup_note": "str", "estimate": "Estimate", "goal": "str", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
+Plan = TypedDict('Plan', {"account_spend_left_usd": "float", "all_matching_target": "int", "brief_reading": "BriefReading", "checkpoints": "str", "company_check_engine": "Engine", "contact_engine": "Engine", "contacts_per_company": "int", "deliverable": "str", "email_lookup_note": "str", "estimate": "Estimate", "goal": "str", "history_rates": "Rates", "market_size": "Optional[int]", "max_actions": "int", "max_actions_auto": "bool", "max_candidates": "int", "max_candidates_auto": "bool", "max_provider_spend_usd": "float", "max_spend_usd": "float", "persona": "str", "price_per_record_usd": "float", "questions": "Optional[List[str]]", "ready": "bool", "search_provider": "Engine", "seed_segments": "Optional[List[SeedSegment]]", "segment": "bool", "target_companies": "int"}, total=False)
 
 Profile = TypedDict('Profile', {"address": "Address", "business_models": "Optional[List[str]]", "description": "str", "domain": "str", "employees": "str", "end_date": "Optional[str]", "industry_groups": "Dict[str, float]", "keywords": "Dict[str, float]", "languages": "Optional[List[str]]", "mx_provider": "str", "name": "str", "phones": "Optional[List[str]]", "public_emails": "Optional[List[str]]", "redirect_domain": "Optional[str]", "revenue_range": "Optional[str]", "score": "int", "social_urls": "Optional[List[str]]", "start_date": "Optional[str]", "status": "Status", "update_date": "Optional[str]"}, total=False)
 
@@ -269,7 +269,7 @@ ProspectingStartBody = TypedDict('ProspectingStartBody', {"brief": "str", "check
 
 PutMonitorInputBody = TypedDict('PutMonitorInputBody', {"schedule": "str", "webhook_url": "str"}, total=False)
 
-Rates = TypedDict('Rates', {"email_find_rate": "float", "fit_rate": "float", "measured": "bool", "persona_match_share": "float"}, total=False)
+Rates = TypedDict('Rates', {"email_find_rate": "float", "fit_rate": "float", "history": "bool", "measured": "bool", "persona_match_share": "float"}, total=False)
 
 RedirectsRow = TypedDict('RedirectsRow', {"domain": "str", "match": "bool", "redirect_count": "Optional[int]", "redirect_sources": "Optional[List[str]]"}, total=False)
 
