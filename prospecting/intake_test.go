@@ -27,7 +27,7 @@ func TestStartNeedsPaidAccountWithQuota(t *testing.T) {
 	if err != nil || !created {
 		t.Fatalf("first start: %v %v", created, err)
 	}
-	e.waitStatus(t, first.ID, 10*time.Second, prospecting.StatusProposed)
+	proposed := e.waitStatus(t, first.ID, 10*time.Second, prospecting.StatusProposed)
 
 	// Spend the period's credits elsewhere.
 	domains := make([]string, 30)
@@ -44,6 +44,14 @@ func TestStartNeedsPaidAccountWithQuota(t *testing.T) {
 	}
 	if r, err := e.svc.Get(ctx, e.actor.Org.ID, first.ID); err != nil || r.Status != prospecting.StatusProposed {
 		t.Fatalf("first run after the refusal: %v %v", r.Status, err)
+	}
+	// Approving the proposed run starts billed work: refused alike, and
+	// the run stays proposed for when credits renew.
+	if _, err := e.svc.Approve(ctx, e.actor, first.ID, prospecting.ApproveRequest{PlanVersion: proposed.Data.PlanVersion}); !errors.As(err, &qe) {
+		t.Fatalf("approve without credits: %v", err)
+	}
+	if r, _ := e.svc.Get(ctx, e.actor.Org.ID, first.ID); r.Status != prospecting.StatusProposed {
+		t.Fatalf("run after a refused approval: %s", r.Status)
 	}
 	// The accepted request, repeated with its key, still returns its run.
 	again, created, err := e.svc.Start(ctx, e.actor, "quota-1", req)

@@ -317,7 +317,8 @@ func (s *Service) submit(ctx context.Context, r *Run) error {
 // canStart checks that the organization may start a run (spec: requires
 // an active paid account with quota): its plan, read fresh, is a paid one
 // (*account.PlanError, 403), and credits are left this period
-// (*QuotaError, 402). A repeat of an accepted start never gets here.
+// (*QuotaError, 402). A repeat of an accepted start, or of an accepted
+// approval, never gets here.
 func (s *Service) canStart(ctx context.Context, orgID string) error {
 	org, err := s.State.OrgByID(ctx, orgID)
 	if err != nil {
@@ -432,6 +433,11 @@ func (s *Service) Approve(ctx context.Context, a Actor, id string, req ApproveRe
 			return r, fmt.Errorf("pick_required: several providers and no default; pick one with PATCH /v1/prospecting/runs/%s/plan: %w", id, ErrConflict)
 		case len(p.Questions) > 0:
 			return r, fmt.Errorf("plan not ready: %s: %w", p.Questions[0], ErrConflict)
+		}
+		// Approval starts the billed work, so the account is checked again:
+		// the plan may have lapsed or the credits run out since the start.
+		if err := s.canStart(ctx, a.Org.ID); err != nil {
+			return r, err
 		}
 		r.Status = StatusQueued
 		r.Data.ApprovedVersion = req.PlanVersion
