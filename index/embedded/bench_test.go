@@ -366,16 +366,22 @@ func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
 // recallAt compares SearchCompanies with an exact float32 scan of the same
 // candidates: the mean share of the exact top 10 and top 100 returned.
 func recallAt(tb testing.TB, e *Engine, f index.Filter, queries [][]float32) (r10, r100 float64) {
+	return recallLimit(tb, e, f, queries, 100)
+}
+
+// recallLimit is recallAt with searches for limit hits (recall@100 is then
+// over the first limit).
+func recallLimit(tb testing.TB, e *Engine, f index.Filter, queries [][]float32, limit int) (r10, r100 float64) {
 	ctx := context.Background()
 	for _, q := range queries {
-		res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 100, Filter: f, MinSimilarity: -1})
+		res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: limit, Filter: f, MinSimilarity: -1})
 		if err != nil {
 			tb.Fatal(err)
 		}
 		e.mu.RLock()
 		cand, _ := e.eval(f, e.live)
 		ids := cand.ToArray()
-		top, _ := e.exact(ctx, ids, q, -2, 100)
+		top, _ := e.exact(ctx, ids, q, -2, limit)
 		want := map[string]int{}
 		for i, s := range top {
 			want[e.domains[s.id]] = i

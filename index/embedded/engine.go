@@ -134,6 +134,9 @@ type Engine struct {
 	rangeMu    sync.Mutex
 	rangeCache map[string]*roaring.Bitmap
 
+	// ann is the IVF index for broad vector queries (ann.go).
+	ann annState
+
 	// The contact index (contacts.go) loads on first use or LoadContacts.
 	contactsOnce sync.Once
 	contacts     *contactIndex
@@ -222,6 +225,10 @@ func Open(dir string, opt Options) (*Engine, error) {
 	if err := e.loadAll(); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if !opt.LoadOnly {
+		e.loadANN()
+		e.startANN()
 	}
 	return e, nil
 }
@@ -458,6 +465,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 		roundHalf(v, en.vector)
 	}
 	sketch(v, e.signOf(id))
+	e.annTouch(id)
 	for slot, vals := range en.terms {
 		if slot == domainSlot {
 			continue // ids answers domain terms; a bitmap per domain would waste memory
@@ -514,6 +522,8 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
+	e.stopANN()
+	e.saveANN()
 	if e.bulk != nil {
 		// Runs not yet ingested are written now; without FinishLoad, the
 		// next open compacts them in the background.
@@ -636,6 +646,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	if e.dim != m.Dimension {
 		e.dim = m.Dimension
 		e.chunks, e.signs = nil, nil // empty index: no vectors to keep
+		e.annInvalidate()
 	}
 	e.meta = &m
 	e.mu.Unlock()
@@ -808,6 +819,7 @@ func (e *Engine) indexInMemory(work []pending) {
 	}
 	e.addPostings(add)
 	e.mu.Unlock()
+	e.annWake()
 }
 
 // pending is a document of an upsert call.
@@ -909,6 +921,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	for i := range del {
 		id := e.ids[del[i].domain]
 		e.unindex(id, &del[i].en)
+		e.annDrop(id)
 		e.live.Remove(id)
 		delete(e.ids, del[i].domain)
 		e.domains[id] = ""

@@ -197,9 +197,31 @@ func poolSize(c, k int) int {
 	return max(c/poolFrac, poolMin, poolPerK*k)
 }
 
+// The plans of a vector search, by the candidate set's share of the index
+// (its estimated selectivity): small sets are scanned exactly, broad ones go
+// through the ANN index (ann.go), and the ones between (or any while the
+// ANN index is being built) through the sketch screen.
+const (
+	planExact = iota
+	planScreen
+	planANN
+)
+
+// plan chooses how to rank c candidates out of live for the top k.
+func (e *Engine) plan(c, live, k int) int {
+	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
+		return planExact
+	}
+	if e.ann.idx != nil && float64(c) >= annMinSel*float64(live) {
+		return planANN
+	}
+	return planScreen
+}
+
 // scanVectors ranks the candidates by cosine similarity (vectors are unit
 // length, so the dot product) and returns the best k with similarity >= min
-// and the number of candidates at or above min.
+// and the number of candidates at or above min (estimated on the
+// approximate plans).
 func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
 	c := int(cand.GetCardinality())
 	if c == 0 {
@@ -208,14 +230,65 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	if k == 0 && min <= -1 {
 		return nil, c
 	}
+	plan := e.plan(c, int(e.live.GetCardinality()), k)
+	if plan == planANN {
+		target := max(int(annGatherFrac*float64(c)), annGatherMin, annGatherPerK*k)
+		if sub, ok := e.annGather(cand, q, target); ok {
+			e.ann.plans[planANN].Add(1)
+			return e.rankANN(ctx, cand, c, sub, q, min, k)
+		}
+		plan = planScreen
+	}
+	e.ann.plans[plan].Add(1)
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.ids = candIDs(cand, c, sc.ids)
-	ids := sc.ids
-	pool := poolSize(c, k)
-	if c <= exactMax || 2*pool >= c || k == 0 {
-		return e.exact(ctx, ids, q, min, k)
+	if plan == planExact {
+		return e.exact(ctx, sc.ids, q, min, k)
 	}
+	return e.screenRank(ctx, sc, q, min, k)
+}
+
+// rankANN ranks the candidates the ANN index gathered (sub, within the c
+// of cand) like any candidate set; the count at or above min is estimated
+// over all of cand.
+func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
+	m := int(sub.GetCardinality())
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.ids = candIDs(sub, m, sc.ids)
+	var top []scored
+	var n int
+	if e.plan(m, m, k) == planExact {
+		top, n = e.exact(ctx, sc.ids, q, min, k)
+	} else {
+		top, n = e.screenRank(ctx, sc, q, min, k)
+	}
+	if min <= -1 || ctx.Err() != nil {
+		return top, c
+	}
+	// Estimate the share above min from an even sample of the candidates.
+	step := max(1, c/totalSample)
+	hits, seen := 0, 0
+	for i := 0; i < c; i += step {
+		id, err := cand.Select(uint32(i))
+		if err != nil {
+			break
+		}
+		if dot(q, e.vectorOf(id)) >= min {
+			hits++
+		}
+		seen++
+	}
+	return top, max(n, int(float64(hits)/float64(max(1, seen))*float64(c)+0.5))
+}
+
+// screenRank ranks sc.ids (more than exactMax) through the sketch passes
+// and exact rescoring.
+func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min float32, k int) ([]scored, int) {
+	ids := sc.ids
+	c := len(ids)
+	pool := poolSize(c, k)
 
 	// 1. screen with the unweighted sketch similarity.
 	keep := max(c/screenFrac, screenPool*pool)
