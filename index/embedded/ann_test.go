@@ -275,7 +275,9 @@ func TestANNRefit(t *testing.T) {
 			}
 			return out, nil
 		},
-		Contacts: func(_ context.Context, cs []record.Contact) ([][]float32, error) { return make([][]float32, len(cs)), nil },
+		Contacts: func(_ context.Context, cs []record.Contact) ([][]float32, error) {
+			return make([][]float32, len(cs)), nil
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
