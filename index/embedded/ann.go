@@ -180,8 +180,9 @@ func (a *annIndex) nearest(v []float32, sign []uint64, short []int32) uint16 {
 }
 
 // trainCentroids runs spherical k-means on the sample (n vectors of dim,
-// flat) and returns nlist unit centroids.
-func trainCentroids(sample []float32, dim, nlist int, seed uint64) []float32 {
+// flat) and returns nlist unit centroids, or nil once stopped reports true
+// (checked between iterations).
+func trainCentroids(sample []float32, dim, nlist int, seed uint64, stopped func() bool) []float32 {
 	n := len(sample) / dim
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	cent := make([]float32, nlist*dim)
@@ -195,6 +196,9 @@ func trainCentroids(sample []float32, dim, nlist int, seed uint64) []float32 {
 	}
 	assign := make([]uint16, n)
 	for it := 0; it < annIters; it++ {
+		if stopped() {
+			return nil
+		}
 		a := newANN(dim, cent, 0, 0)
 		parallel(n, 1024, func(_, lo, hi int) {
 			short := make([]int32, 0, annShortlist)
@@ -418,8 +422,8 @@ func (e *Engine) annTrain() *annIndex {
 	}
 	e.mu.RUnlock()
 	start := time.Now()
-	cent := trainCentroids(sample, dim, nlist, uint64(n))
-	if e.annStopped() {
+	cent := trainCentroids(sample, dim, nlist, uint64(n), e.annStopped)
+	if cent == nil {
 		return nil
 	}
 	a := newANN(dim, cent, key, n)
