@@ -155,16 +155,20 @@ func TestANNPersist(t *testing.T) {
 		t.Fatalf("no ANN file after Close: %v", err)
 	}
 
-	// A warm restart: the builder must find nothing to do.
-	oldDocs := annMinDocs
-	annMinDocs = 1 << 30 // training now would fail the test: none allowed
+	// A warm restart: Open installs the saved index before the builder
+	// starts, so it is whole at once, with the saved centroids.
 	e, err = Open(dir, Options{})
-	annMinDocs = oldDocs
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !e.annReady() {
 		t.Fatal("reopened index has unassigned companies")
+	}
+	e.mu.RLock()
+	same := slicesEqual(e.ann.idx.cent, cent)
+	e.mu.RUnlock()
+	if !same {
+		t.Fatal("reopened index has other centroids than the saved ones")
 	}
 	got := annAssignments(e)
 	for d, l := range assigned {
@@ -199,7 +203,7 @@ func TestANNPersist(t *testing.T) {
 	defer e.Close()
 	waitANN(t, e)
 	e.mu.RLock()
-	same := slicesEqual(e.ann.idx.cent, cent)
+	same = slicesEqual(e.ann.idx.cent, cent)
 	e.mu.RUnlock()
 	if !same {
 		t.Error("stale file: centroids were retrained, want kept")

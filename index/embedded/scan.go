@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -207,12 +208,16 @@ const (
 	planANN
 )
 
+// annOff makes the planner ignore the ANN index (benchmarks measure the
+// screen beside it under the same machine load).
+var annOff atomic.Bool
+
 // plan chooses how to rank c candidates out of live for the top k.
 func (e *Engine) plan(c, live, k int) int {
 	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
 	}
-	if e.ann.idx != nil && float64(c) >= annMinSel*float64(live) {
+	if e.ann.idx != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) {
 		return planANN
 	}
 	return planScreen
