@@ -48,7 +48,7 @@ var (
 	// stops once it holds the largest of annGatherFrac of the candidates,
 	// annGatherMin, and annGatherPerK*k.
 	annGatherFrac = 0.02
-	annGatherMin  = 20_000
+	annGatherMin  = 40_000
 	annGatherPerK = 200
 	// annTailMax: the most dirty candidates a query scans beside the
 	// gathered lists; more and the planner keeps the screen.

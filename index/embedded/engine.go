@@ -2,9 +2,9 @@
 // needs no external service. Profiles and index entries are persisted in a
 // Pebble key-value store inside the data directory; filters are answered
 // from in-memory roaring bitmaps and columns rebuilt from the persisted
-// entries at open; vector search scans small candidate sets exactly and
-// large ones through sign-sketch passes with exact float32 rescoring
-// (scan.go).
+// entries at open; vector search scans small candidate sets exactly,
+// middling ones through sign-sketch passes with exact float32 rescoring
+// (scan.go), and broad ones through an IVF index (ann.go).
 package embedded
 
 import (
