@@ -28,7 +28,7 @@ func annScale(t *testing.T, n int) {
 	// screen between that and annMinSel, the ANN index above.
 	exactMax, poolMin = n/100, n/200
 	annMinDocs = n / 4
-	annGatherMin = n / 50
+	annGatherMin = n / 200
 	annGatherPerK = 10
 	annTailMax = n / 50
 }
