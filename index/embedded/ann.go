@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -245,7 +246,7 @@ func trainCentroids(sample []float32, dim, nlist int, seed uint64, stopped func(
 				for j := range v {
 					v[j] = float32(row[j])
 				}
-				normalize32(v)
+				normalize(v)
 			}
 			copy(cent[lo*dim:hi*dim], next)
 		})
@@ -263,7 +264,8 @@ func r2(seed uint64, it, l int) int {
 	return int(x >> 1)
 }
 
-func normalize32(v []float32) {
+// normalize scales v to unit length (a zero vector stays zero).
+func normalize(v []float32) {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)
@@ -501,15 +503,8 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 	for l := range order {
 		order[l] = cs{l, dot(q, a.cent[l*a.dim:(l+1)*a.dim])}
 	}
-	slices.SortFunc(order, func(x, y cs) int {
-		switch {
-		case x.s > y.s:
-			return -1
-		case x.s < y.s:
-			return 1
-		}
-		return x.l - y.l
-	})
+	// Nearest first; equal scores in list order.
+	slices.SortFunc(order, func(x, y cs) int { return cmp.Or(cmp.Compare(y.s, x.s), x.l-y.l) })
 	parts := make([]*roaring.Bitmap, 0, 64)
 	parts = append(parts, tail)
 	got := 0

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,20 @@ func annScale(t *testing.T, n int) {
 	annGatherMin = n / 200
 	annGatherPerK = 10
 	annTailMax = n / 50
+}
+
+// annEngine builds an n-company clustered index at the 1M planner shares
+// (annScale) and waits for its ANN index.
+func annEngine(t *testing.T, n int, seed uint64) *Engine {
+	t.Helper()
+	annScale(t, n)
+	e, err := buildClustered(t.TempDir(), n, 256, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	waitANN(t, e)
+	return e
 }
 
 // waitANN waits until the builder has assigned every company.
@@ -82,14 +97,7 @@ var planNames = []string{"exact", "screen", "ann"}
 // stored-company and mixture queries, and that the planner takes the
 // expected plan.
 func TestANNRecall(t *testing.T) {
-	n := 40_000
-	annScale(t, n)
-	e, err := buildClustered(t.TempDir(), n, 256, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	waitANN(t, e)
+	e := annEngine(t, 40_000, 11)
 	for _, tc := range []struct {
 		name   string
 		filter index.Filter
@@ -165,7 +173,7 @@ func TestANNPersist(t *testing.T) {
 		t.Fatal("reopened index has unassigned companies")
 	}
 	e.mu.RLock()
-	same := slicesEqual(e.ann.idx.cent, cent)
+	same := slices.Equal(e.ann.idx.cent, cent)
 	e.mu.RUnlock()
 	if !same {
 		t.Fatal("reopened index has other centroids than the saved ones")
@@ -203,7 +211,7 @@ func TestANNPersist(t *testing.T) {
 	defer e.Close()
 	waitANN(t, e)
 	e.mu.RLock()
-	same = slicesEqual(e.ann.idx.cent, cent)
+	same = slices.Equal(e.ann.idx.cent, cent)
 	e.mu.RUnlock()
 	if !same {
 		t.Error("stale file: centroids were retrained, want kept")
@@ -211,18 +219,6 @@ func TestANNPersist(t *testing.T) {
 	if got := len(annAssignments(e)); got != n+100 {
 		t.Errorf("%d companies assigned, want %d", got, n+100)
 	}
-}
-
-func slicesEqual(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // annAssignments maps each domain to its list.
@@ -326,14 +322,7 @@ func allDomains(e *Engine) []string {
 // write returns, indexed yet or not, and updates and deletes leave no
 // stale list entry.
 func TestANNConcurrentUpserts(t *testing.T) {
-	n := 20_000
-	annScale(t, n)
-	e, err := buildClustered(t.TempDir(), n, 256, 14)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	waitANN(t, e)
+	e := annEngine(t, 20_000, 14)
 	ctx := context.Background()
 	base, err := e.CompanyVectors(ctx, allDomains(e)[:200])
 	if err != nil {

@@ -202,7 +202,6 @@ var (
 	benchErr  error
 )
 
-//
 // PROSPECT_BENCH_ANN=off runs them without the ANN index (the control: the
 // planner then takes the sketch screen for broad queries); otherwise they
 // wait for the index to be built (or loaded) first and report the plan
@@ -304,17 +303,6 @@ func buildClustered(dir string, n, dim int, seed uint64) (*Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-func normalize(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	s = math.Sqrt(s)
-	for i := range v {
-		v[i] = float32(float64(v[i]) / s)
-	}
 }
 
 // pickFilter returns the country, industry or country+industry filter whose
