@@ -126,6 +126,26 @@ func TestANNRecall(t *testing.T) {
 			}
 		}
 	}
+	// Total with a similarity floor: estimated from a sample of all the
+	// candidates (an estimate: within a third of the exact count).
+	for _, minSim := range []float64{0, 0.3, 0.6} {
+		q := benchQueries(e, 1, true, 8)[0]
+		var res index.Result
+		var err error
+		plan := planOf(e, func() {
+			res, err = e.SearchCompanies(context.Background(), index.Search{Vector: q, Limit: 10, MinSimilarity: minSim})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.RLock()
+		_, want := e.exact(context.Background(), e.live.ToArray(), q, float32(minSim), 0)
+		e.mu.RUnlock()
+		t.Logf("min %.1f: plan %s total %d, exact count %d", minSim, planNames[max(0, plan)], res.Total, want)
+		if plan != planANN || float64(res.Total) < 0.65*float64(want) || float64(res.Total) > 1.35*float64(want)+10 {
+			t.Errorf("min %.1f: plan %d total %d, exact count %d", minSim, plan, res.Total, want)
+		}
+	}
 	// With the index switched off the broad queries take the screen, at
 	// the same recall.
 	e.mu.Lock()

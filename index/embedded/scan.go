@@ -276,15 +276,21 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	if min <= -1 || ctx.Err() != nil {
 		return top, c
 	}
-	// Estimate the share above min from an even sample of the candidates.
-	step := max(1, c/totalSample)
+	// Companies above min lie outside the gathered set too (even when the
+	// threshold cuts inside it: measured 607 counted of 829), so the count
+	// is at least the share above min in a sample of the candidates spread
+	// evenly over their id range (ids are not ordered by similarity);
+	// an iterator skips to each point, where picking by rank (Select)
+	// scans bitmap containers word by word.
+	lo, span := uint64(cand.Minimum()), uint64(cand.Maximum()-cand.Minimum())+1
+	it := cand.Iterator()
 	hits, seen := 0, 0
-	for i := 0; i < c; i += step {
-		id, err := cand.Select(uint32(i))
-		if err != nil {
+	for i := uint64(0); i < totalSample; i++ {
+		it.AdvanceIfNeeded(uint32(lo + span*i/totalSample))
+		if !it.HasNext() {
 			break
 		}
-		if dot(q, e.vectorOf(id)) >= min {
+		if dot(q, e.vectorOf(it.Next())) >= min {
 			hits++
 		}
 		seen++
