@@ -33,6 +33,10 @@ import (
 // after a refit) the planner keeps the sketch screen. The centroids and the
 // assignments are saved at Close (annfile.go) so a warm restart does not
 // rebuild.
+//
+// The index is built and used only by engines opened with Options.ANN (off
+// by default until its recall on mixture queries meets the bar; see the
+// option).
 
 // annNone marks a slot with no list.
 const annNone = 0xFFFF
@@ -48,7 +52,7 @@ var (
 	// annGatherFrac, annGatherMin, annGatherPerK: the walk over the lists
 	// stops once it holds the largest of annGatherFrac of the candidates,
 	// annGatherMin, and annGatherPerK*k.
-	annGatherFrac = 0.02
+	annGatherFrac = 0.10
 	annGatherMin  = 40_000
 	annGatherPerK = 200
 	// annGatherRatio: the ANN plan is taken only for candidate sets at

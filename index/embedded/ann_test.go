@@ -185,7 +185,7 @@ func TestANNPersist(t *testing.T) {
 
 	// A warm restart: Open installs the saved index before the builder
 	// starts, so it is whole at once, with the saved centroids.
-	e, err = Open(dir, Options{})
+	e, err = Open(dir, Options{ANN: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestANNPersist(t *testing.T) {
 		t.Fatal(err)
 	}
 	lo.Close()
-	e, err = Open(dir, Options{})
+	e, err = Open(dir, Options{ANN: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestANNRefit(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if e, err = Open(dir, Options{}); err != nil {
+	if e, err = Open(dir, Options{ANN: true}); err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()

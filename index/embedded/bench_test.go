@@ -215,7 +215,7 @@ func benchEngine(b *testing.B) *Engine {
 		}
 		if dir := os.Getenv("PROSPECT_BENCH_INDEX"); dir != "" {
 			start := time.Now()
-			benchEng, benchErr = Open(dir, Options{})
+			benchEng, benchErr = Open(dir, Options{ANN: !annOff})
 			if benchErr == nil {
 				fmt.Fprintf(os.Stderr, "opened %s: %d companies in %v\n", dir, benchEng.Len(), time.Since(start).Round(time.Millisecond))
 			}
@@ -261,7 +261,7 @@ func benchEngine(b *testing.B) *Engine {
 // profiles; profiles are minimal so building is quick.
 func buildClustered(dir string, n, dim int, seed uint64) (*Engine, error) {
 	ctx := context.Background()
-	e, err := Open(dir, Options{BulkLoad: true})
+	e, err := Open(dir, Options{BulkLoad: true, ANN: true})
 	if err != nil {
 		return nil, err
 	}
