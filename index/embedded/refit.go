@@ -506,7 +506,11 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	e.mu.Lock()
 	e.chunks, e.signs, e.dim, e.meta = chunks, signs, dim, &meta
 	e.rangeCache = nil
+	// The ANN index was built from the old vectors: queries take the
+	// screen until the builder has trained and filled a new one.
+	e.annInvalidate()
 	e.mu.Unlock()
+	e.annWake()
 	x.mu.Lock()
 	x.vecs, x.scale, x.dim = cvecs, cscale, dim
 	x.dropSets()

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -197,9 +198,35 @@ func poolSize(c, k int) int {
 	return max(c/poolFrac, poolMin, poolPerK*k)
 }
 
+// The plans of a vector search, by the candidate set's share of the index
+// (its estimated selectivity): small sets are scanned exactly, broad ones go
+// through the ANN index (ann.go), and the ones between (or any while the
+// ANN index is being built) through the sketch screen.
+const (
+	planExact = iota
+	planScreen
+	planANN
+)
+
+// annOff makes the planner ignore the ANN index (benchmarks measure the
+// screen beside it under the same machine load).
+var annOff atomic.Bool
+
+// plan chooses how to rank c candidates out of live for the top k.
+func (e *Engine) plan(c, live, k int) int {
+	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
+		return planExact
+	}
+	if e.ann.idx != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k) {
+		return planANN
+	}
+	return planScreen
+}
+
 // scanVectors ranks the candidates by cosine similarity (vectors are unit
 // length, so the dot product) and returns the best k with similarity >= min
-// and the number of candidates at or above min.
+// and the number of candidates at or above min (estimated on the
+// approximate plans).
 func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
 	c := int(cand.GetCardinality())
 	if c == 0 {
@@ -208,14 +235,75 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	if k == 0 && min <= -1 {
 		return nil, c
 	}
+	plan := e.plan(c, int(e.live.GetCardinality()), k)
+	if plan == planANN {
+		if sub, ok := e.annGather(cand, q, annTarget(c, k)); ok {
+			e.ann.plans[planANN].Add(1)
+			return e.rankANN(ctx, cand, c, sub, q, min, k)
+		}
+		plan = planScreen
+	}
+	e.ann.plans[plan].Add(1)
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.ids = candIDs(cand, c, sc.ids)
-	ids := sc.ids
-	pool := poolSize(c, k)
-	if c <= exactMax || 2*pool >= c || k == 0 {
-		return e.exact(ctx, ids, q, min, k)
+	if plan == planExact {
+		return e.exact(ctx, sc.ids, q, min, k)
 	}
+	return e.screenRank(ctx, sc, q, min, k)
+}
+
+// rankANN ranks the candidates the ANN index gathered (sub, within the c
+// of cand) like any candidate set; the count at or above min is estimated
+// over all of cand.
+func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
+	m := int(sub.GetCardinality())
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.ids = candIDs(sub, m, sc.ids)
+	var top []scored
+	var n int
+	// The gathered set is already the query's neighbourhood: the sketch
+	// passes rank it at a twelfth of the exact scan's cost (measured on a
+	// 400,000-company index: exact over 40,000 gathered, 15 ms p50 under
+	// load, against 8 ms for the screen over all 400,000), so only a set
+	// not much larger than the rescored pool is scanned exactly.
+	if 2*poolSize(m, k) >= m {
+		top, n = e.exact(ctx, sc.ids, q, min, k)
+	} else {
+		top, n = e.screenRank(ctx, sc, q, min, k)
+	}
+	if min <= -1 || ctx.Err() != nil {
+		return top, c
+	}
+	// Companies above min lie outside the gathered set too (even when the
+	// threshold cuts inside it: measured 607 counted of 829), so the count
+	// is at least the share above min in a sample of the candidates spread
+	// evenly over their id range (ids are not ordered by similarity);
+	// an iterator skips to each point, where picking by rank (Select)
+	// scans bitmap containers word by word.
+	lo, span := uint64(cand.Minimum()), uint64(cand.Maximum()-cand.Minimum())+1
+	it := cand.Iterator()
+	hits, seen := 0, 0
+	for i := uint64(0); i < totalSample; i++ {
+		it.AdvanceIfNeeded(uint32(lo + span*i/totalSample))
+		if !it.HasNext() {
+			break
+		}
+		if dot(q, e.vectorOf(it.Next())) >= min {
+			hits++
+		}
+		seen++
+	}
+	return top, max(n, int(float64(hits)/float64(max(1, seen))*float64(c)+0.5))
+}
+
+// screenRank ranks sc.ids (more than exactMax) through the sketch passes
+// and exact rescoring.
+func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min float32, k int) ([]scored, int) {
+	ids := sc.ids
+	c := len(ids)
+	pool := poolSize(c, k)
 
 	// 1. screen with the unweighted sketch similarity.
 	keep := max(c/screenFrac, screenPool*pool)

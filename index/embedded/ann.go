@@ -1,0 +1,529 @@
+package embedded
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// ANN index for broad vector queries: an inverted file (IVF). A spherical
+// k-means coarse quantizer of about sqrt(N) centroids splits the companies
+// into lists (roaring bitmaps of slots); a query ranks the centroids by the
+// exact dot product and gathers the lists nearest it, intersected with the
+// filter's candidates, until it holds enough candidates; those go through
+// the same ranking as any candidate set (exact scan or sketch screen, with
+// exact rescoring), so similarities are the same as on the other plans.
+// Gathering by count rather than by a fixed number of lists is what keeps
+// recall under a filter: a filter that matches few companies near the query
+// makes the walk go further out. docs/decisions.md "ANN index (issue 24)"
+// says why an IVF rather than a graph.
+//
+// The index follows the writes: an upsert takes the slot out of its list
+// and marks it dirty; a background builder (annLoop) assigns dirty slots to
+// their nearest centroid in batches. Until it has caught up, a query adds
+// the dirty candidates (the unindexed tail) to what it gathered, so a new
+// company is never missed; while the tail is large (a first build, a build
+// after a refit) the planner keeps the sketch screen. The centroids and the
+// assignments are saved at Close (annfile.go) so a warm restart does not
+// rebuild.
+//
+// The index is built and used only by engines opened with Options.ANN (off
+// by default until its recall on mixture queries meets the bar; see the
+// option).
+
+// annNone marks a slot with no list.
+const annNone = 0xFFFF
+
+// Tuning, variables so tests can push small indexes through the ANN plan.
+var (
+	// annMinDocs: below this many companies no index is built (the exact
+	// scan and the screen are cheap enough).
+	annMinDocs = 200_000
+	// annMinSel: the planner takes the ANN plan for candidate sets of at
+	// least this share of the index (and above exactMax).
+	annMinSel = 0.02
+	// annGatherFrac, annGatherMin, annGatherPerK: the walk over the lists
+	// stops once it holds the largest of annGatherFrac of the candidates,
+	// annGatherMin, and annGatherPerK*k.
+	annGatherFrac = 0.10
+	annGatherMin  = 40_000
+	annGatherPerK = 200
+	// annGatherRatio: the ANN plan is taken only for candidate sets at
+	// least this many times what it gathers; nearer, the walk over the
+	// lists and their intersections with the filter cost more than the
+	// screen over the candidates (measured: 40,000 gathered of 60,000, 7.8
+	// ms p50 against 3.1 ms for the screen).
+	annGatherRatio = 8
+	// annTailMax: the most dirty candidates a query scans beside the
+	// gathered lists; more and the planner keeps the screen.
+	annTailMax = 20_000
+)
+
+const (
+	// annMaxLists caps the centroids (assignments are uint16).
+	annMaxLists = 4096
+	// annTrainPerList is the k-means sample per centroid; annIters its
+	// iterations.
+	annTrainPerList = 32
+	annIters        = 8
+	// annShortlist: a vector is assigned by the exact dot product with
+	// the annShortlist centroids whose sign sketches agree with its most.
+	annShortlist = 32
+	// annBatch is the slots assigned per lock round of the builder.
+	annBatch = 8192
+)
+
+// annTarget is how many candidates the ANN plan gathers for the top k of c.
+func annTarget(c, k int) int {
+	return max(int(annGatherFrac*float64(c)), annGatherMin, annGatherPerK*k)
+}
+
+// annLists is the number of centroids for n companies.
+func annLists(n int) int {
+	l := 1
+	for l*l < n {
+		l++
+	}
+	return min(max(l, 16), annMaxLists)
+}
+
+// annIndex is the IVF. Everything is guarded by Engine.mu.
+type annIndex struct {
+	dim, nlist int
+	metaKey    uint64    // the embedder it was built for (annMetaKey)
+	cent       []float32 // nlist*dim, unit length
+	csign      []uint64  // nlist*signWords(dim)
+	lists      []*roaring.Bitmap
+	assign     []uint16 // by slot; annNone when in no list
+	dirty      *roaring.Bitmap
+	// While the builder computes a batch outside the write lock, writers
+	// record the slots they touch in retouched, whose assignment the
+	// batch must not apply.
+	inflight  bool
+	retouched *roaring.Bitmap
+	trainedN  int // live companies when trained
+}
+
+func newANN(dim int, cent []float32, metaKey uint64, trainedN int) *annIndex {
+	nlist := len(cent) / dim
+	w := signWords(dim)
+	a := &annIndex{dim: dim, nlist: nlist, metaKey: metaKey, cent: cent, csign: make([]uint64, nlist*w),
+		lists: make([]*roaring.Bitmap, nlist), dirty: roaring.New(), retouched: roaring.New(), trainedN: trainedN}
+	for l := range nlist {
+		sketch(cent[l*dim:(l+1)*dim], a.csign[l*w:(l+1)*w])
+		a.lists[l] = roaring.New()
+	}
+	return a
+}
+
+// touch takes a written slot out of its list and marks it for the builder.
+func (a *annIndex) touch(id uint32) {
+	a.unlist(id)
+	a.dirty.Add(id)
+}
+
+// drop forgets a deleted slot.
+func (a *annIndex) drop(id uint32) {
+	a.unlist(id)
+	a.dirty.Remove(id)
+}
+
+func (a *annIndex) unlist(id uint32) {
+	for int(id) >= len(a.assign) {
+		a.assign = append(a.assign, annNone)
+	}
+	if l := a.assign[id]; l != annNone {
+		a.lists[l].Remove(id)
+		a.assign[id] = annNone
+	}
+	if a.inflight {
+		a.retouched.Add(id)
+	}
+}
+
+// place puts a slot in list l.
+func (a *annIndex) place(id uint32, l uint16) {
+	for int(id) >= len(a.assign) {
+		a.assign = append(a.assign, annNone)
+	}
+	a.assign[id] = l
+	a.lists[l].Add(id)
+	a.dirty.Remove(id)
+}
+
+// nearest returns the list whose centroid has the largest dot product with
+// v among the annShortlist whose sign sketches agree with sign most.
+func (a *annIndex) nearest(v []float32, sign []uint64, short []int32) uint16 {
+	w := len(sign)
+	short = short[:0]
+	var agree [annShortlist]int
+	for l := range a.nlist {
+		c := a.csign[l*w : (l+1)*w]
+		d := 0
+		for i, x := range sign {
+			d += 64 - bits.OnesCount64(x^c[i])
+		}
+		if len(short) < annShortlist {
+			short = append(short, int32(l))
+			agree[len(short)-1] = d
+			continue
+		}
+		// Replace the worst kept (linear: the list is short).
+		worst := 0
+		for i := 1; i < len(short); i++ {
+			if agree[i] < agree[worst] {
+				worst = i
+			}
+		}
+		if d > agree[worst] {
+			short[worst], agree[worst] = int32(l), d
+		}
+	}
+	best, bestS := uint16(0), float32(-2)
+	for _, l := range short {
+		if s := dot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
+			best, bestS = uint16(l), s
+		}
+	}
+	return best
+}
+
+// trainCentroids runs spherical k-means on the sample (n vectors of dim,
+// flat) and returns nlist unit centroids, or nil once stopped reports true
+// (checked between iterations).
+func trainCentroids(sample []float32, dim, nlist int, seed uint64, stopped func() bool) []float32 {
+	n := len(sample) / dim
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	cent := make([]float32, nlist*dim)
+	for l, i := range r.Perm(n)[:nlist] {
+		copy(cent[l*dim:], sample[i*dim:(i+1)*dim])
+	}
+	w := signWords(dim)
+	signs := make([]uint64, n*w)
+	for i := range n {
+		sketch(sample[i*dim:(i+1)*dim], signs[i*w:(i+1)*w])
+	}
+	assign := make([]uint16, n)
+	for it := 0; it < annIters; it++ {
+		if stopped() {
+			return nil
+		}
+		a := newANN(dim, cent, 0, 0)
+		parallel(n, 1024, func(_, lo, hi int) {
+			short := make([]int32, 0, annShortlist)
+			for i := lo; i < hi; i++ {
+				assign[i] = a.nearest(sample[i*dim:(i+1)*dim], signs[i*w:(i+1)*w], short)
+			}
+		})
+		// Each worker sums the vectors of its own range of lists.
+		parallel(nlist, 16, func(_, lo, hi int) {
+			s := make([]float64, (hi-lo)*dim)
+			c := make([]int, hi-lo)
+			for i := range n {
+				l := int(assign[i])
+				if l < lo || l >= hi {
+					continue
+				}
+				c[l-lo]++
+				row := s[(l-lo)*dim:]
+				for j, x := range sample[i*dim : (i+1)*dim] {
+					row[j] += float64(x)
+				}
+			}
+			next := make([]float32, (hi-lo)*dim)
+			for l := lo; l < hi; l++ {
+				v := next[(l-lo)*dim : (l-lo+1)*dim]
+				if c[l-lo] == 0 {
+					// An empty list restarts at a random sample vector.
+					i := r2(seed, it, l) % n
+					copy(v, sample[i*dim:(i+1)*dim])
+					continue
+				}
+				row := s[(l-lo)*dim : (l-lo+1)*dim]
+				for j := range v {
+					v[j] = float32(row[j])
+				}
+				normalize(v)
+			}
+			copy(cent[lo*dim:hi*dim], next)
+		})
+	}
+	return cent
+}
+
+// r2 is a deterministic pseudo-random int from its arguments (parallel
+// workers must not share a generator).
+func r2(seed uint64, it, l int) int {
+	x := seed ^ uint64(it)*0x9e3779b97f4a7c15 ^ uint64(l)*0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	x *= 0x94d049bb133111eb
+	x ^= x >> 29
+	return int(x >> 1)
+}
+
+// normalize scales v to unit length (a zero vector stays zero).
+func normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := 1 / math.Sqrt(s)
+	for i := range v {
+		v[i] = float32(float64(v[i]) * inv)
+	}
+}
+
+// annState is the engine's ANN index and its builder.
+type annState struct {
+	idx  *annIndex // guarded by Engine.mu
+	wake chan struct{}
+	stop chan struct{}
+	done sync.WaitGroup
+	// plans counts the plans scanVectors took (planExact, planScreen,
+	// planANN), for benchmarks.
+	plans [3]atomic.Uint64
+}
+
+// annTouch and annDrop keep the index in step with a write; callers hold
+// mu for writing (or own the engine, at open).
+func (e *Engine) annTouch(id uint32) {
+	if a := e.ann.idx; a != nil {
+		a.touch(id)
+	}
+}
+
+func (e *Engine) annDrop(id uint32) {
+	if a := e.ann.idx; a != nil {
+		a.drop(id)
+	}
+}
+
+// annWake tells the builder there is work.
+func (e *Engine) annWake() {
+	if e.ann.wake == nil {
+		return
+	}
+	select {
+	case e.ann.wake <- struct{}{}:
+	default:
+	}
+}
+
+// annInvalidate drops the index (the vectors it was built from are gone:
+// a refit swapped them). Callers hold mu for writing.
+func (e *Engine) annInvalidate() {
+	e.ann.idx = nil
+}
+
+// startANN starts the builder.
+func (e *Engine) startANN() {
+	e.ann.wake = make(chan struct{}, 1)
+	e.ann.stop = make(chan struct{})
+	e.ann.done.Add(1)
+	go e.annLoop()
+	e.annWake()
+}
+
+// stopANN stops the builder and waits for it.
+func (e *Engine) stopANN() {
+	if e.ann.stop == nil {
+		return
+	}
+	close(e.ann.stop)
+	e.ann.done.Wait()
+	e.ann.stop = nil
+}
+
+func (e *Engine) annLoop() {
+	defer e.ann.done.Done()
+	for {
+		select {
+		case <-e.ann.stop:
+			return
+		case <-e.ann.wake:
+		}
+		e.annBuild()
+	}
+}
+
+func (e *Engine) annStopped() bool {
+	select {
+	case <-e.ann.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// annBuild trains the index when there is none (or the index has grown
+// well past what it was trained for), then assigns the dirty slots.
+func (e *Engine) annBuild() {
+	e.mu.RLock()
+	n := int(e.live.GetCardinality())
+	a, dim := e.ann.idx, e.dim
+	e.mu.RUnlock()
+	if a == nil || annLists(n) >= 2*a.nlist {
+		if n < annMinDocs || dim == 0 {
+			return
+		}
+		if a = e.annTrain(); a == nil {
+			return
+		}
+	}
+	for !e.annStopped() {
+		e.mu.Lock()
+		if e.ann.idx != a {
+			e.mu.Unlock()
+			return // invalidated (refit) or replaced: the next wake rebuilds
+		}
+		ids := make([]uint32, 0, annBatch)
+		it := a.dirty.Iterator()
+		for it.HasNext() && len(ids) < annBatch {
+			ids = append(ids, it.Next())
+		}
+		a.inflight = len(ids) > 0
+		a.retouched.Clear()
+		e.mu.Unlock()
+		if len(ids) == 0 {
+			return
+		}
+		lists := make([]uint16, len(ids))
+		e.mu.RLock()
+		if e.ann.idx == a {
+			parallel(len(ids), 512, func(_, lo, hi int) {
+				short := make([]int32, 0, annShortlist)
+				for i := lo; i < hi; i++ {
+					lists[i] = a.nearest(e.vectorOf(ids[i]), e.signOf(ids[i]), short)
+				}
+			})
+		}
+		e.mu.RUnlock()
+		e.mu.Lock()
+		if e.ann.idx == a {
+			for i, id := range ids {
+				if !a.retouched.Contains(id) && a.dirty.Contains(id) {
+					a.place(id, lists[i])
+				}
+			}
+			a.inflight = false
+			a.retouched.Clear()
+		}
+		e.mu.Unlock()
+	}
+}
+
+// annTrain samples the live vectors, runs k-means outside the locks and
+// installs a new index with every live slot dirty. It returns nil when the
+// vectors changed meanwhile (a refit) or the engine is closing.
+func (e *Engine) annTrain() *annIndex {
+	e.mu.RLock()
+	n := int(e.live.GetCardinality())
+	dim, key, chunks := e.dim, e.annMetaKey(), e.chunks
+	nlist := annLists(n)
+	want := min(n, nlist*annTrainPerList)
+	ids := candIDs(e.live, n, nil)
+	step := float64(n) / float64(want)
+	sample := make([]float32, 0, want*dim)
+	for i := 0; i < want; i++ {
+		sample = append(sample, e.vectorOf(ids[int(float64(i)*step)])...)
+	}
+	e.mu.RUnlock()
+	start := time.Now()
+	cent := trainCentroids(sample, dim, nlist, uint64(n), e.annStopped)
+	if cent == nil {
+		return nil
+	}
+	a := newANN(dim, cent, key, n)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dim != dim || !sameChunks(e.chunks, chunks) {
+		return nil // a refit swapped the vectors while training
+	}
+	a.assign = make([]uint16, len(e.domains))
+	for i := range a.assign {
+		a.assign[i] = annNone
+	}
+	a.dirty = e.live.Clone()
+	e.ann.idx = a
+	annTrainTime = time.Since(start)
+	return a
+}
+
+// annTrainTime is the last k-means run's duration (benchmarks report it).
+var annTrainTime time.Duration
+
+// sameChunks reports whether two vector stores are the same one: a refit
+// replaces the whole slice of chunks.
+func sameChunks(a, b [][]float32) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return &a[0] == &b[0]
+}
+
+// annReady reports whether the index has no dirty slot (tests and
+// benchmarks wait for it).
+func (e *Engine) annReady() bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	a := e.ann.idx
+	return a != nil && a.dirty.IsEmpty()
+}
+
+// annGather returns the candidates the ANN plan ranks: the lists nearest
+// q intersected with cand, walked until they hold target candidates, plus
+// the unindexed tail. ok is false when the index cannot serve (none yet, or
+// too long a tail). Callers hold mu for reading.
+func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roaring.Bitmap, bool) {
+	a := e.ann.idx
+	if a == nil || a.dim != len(q) {
+		return nil, false
+	}
+	unfiltered := cand == e.live
+	var tail *roaring.Bitmap
+	if unfiltered {
+		tail = a.dirty
+	} else {
+		tail = roaring.And(a.dirty, cand)
+	}
+	if tail.GetCardinality() > uint64(annTailMax) {
+		return nil, false
+	}
+	type cs struct {
+		l int
+		s float32
+	}
+	order := make([]cs, a.nlist)
+	for l := range order {
+		order[l] = cs{l, dot(q, a.cent[l*a.dim:(l+1)*a.dim])}
+	}
+	// Nearest first; equal scores in list order.
+	slices.SortFunc(order, func(x, y cs) int { return cmp.Or(cmp.Compare(y.s, x.s), x.l-y.l) })
+	parts := make([]*roaring.Bitmap, 0, 64)
+	parts = append(parts, tail)
+	got := 0
+	for _, o := range order {
+		if got >= target {
+			break
+		}
+		p := a.lists[o.l]
+		if !unfiltered {
+			p = roaring.And(p, cand)
+		}
+		if n := int(p.GetCardinality()); n > 0 {
+			parts = append(parts, p)
+			got += n
+		}
+	}
+	return roaring.FastOr(parts...), true
+}

@@ -1,0 +1,449 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/record"
+)
+
+// annScale lowers the planner's thresholds to the same shares of a small
+// index as of a 1M one, so tests go through every plan.
+func annScale(t *testing.T, n int) {
+	t.Helper()
+	oldExact, oldPool := exactMax, poolMin
+	oldDocs, oldMin, oldPerK, oldTail := annMinDocs, annGatherMin, annGatherPerK, annTailMax
+	t.Cleanup(func() {
+		exactMax, poolMin = oldExact, oldPool
+		annMinDocs, annGatherMin, annGatherPerK, annTailMax = oldDocs, oldMin, oldPerK, oldTail
+	})
+	// The shares of a 10M index: the exact scan up to 1% (0.6% there), the
+	// screen between that and annMinSel, the ANN index above.
+	exactMax, poolMin = n/100, n/200
+	annMinDocs = n / 4
+	annGatherMin = n / 200
+	annGatherPerK = 10
+	annTailMax = n / 50
+}
+
+// annEngine builds an n-company clustered index at the 1M planner shares
+// (annScale) and waits for its ANN index.
+func annEngine(t *testing.T, n int, seed uint64) *Engine {
+	t.Helper()
+	annScale(t, n)
+	e, err := buildClustered(t.TempDir(), n, 256, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	waitANN(t, e)
+	return e
+}
+
+// waitANN waits until the builder has assigned every company.
+func waitANN(t testing.TB, e *Engine) {
+	t.Helper()
+	limit := time.Minute
+	if _, ok := t.(*testing.B); ok {
+		limit = time.Hour // a 10M-company build on a busy machine
+	}
+	deadline := time.Now().Add(limit)
+	for !e.annReady() {
+		if time.Now().After(deadline) {
+			t.Fatalf("ANN index not built within %v", limit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// planCounts returns how many searches took each plan so far.
+func planCounts(e *Engine) [3]uint64 {
+	var out [3]uint64
+	for i := range out {
+		out[i] = e.ann.plans[i].Load()
+	}
+	return out
+}
+
+// planOf runs f and returns the plan its searches took (-1 for a mix).
+func planOf(e *Engine, f func()) int {
+	before := planCounts(e)
+	f()
+	after := planCounts(e)
+	plan := -1
+	for i := range after {
+		if after[i] != before[i] {
+			if plan != -1 {
+				return -1
+			}
+			plan = i
+		}
+	}
+	return plan
+}
+
+var planNames = []string{"exact", "screen", "ann"}
+
+// TestANNRecall checks recall@10 and @100 against an exact scan for each
+// plan the planner takes at selectivities from 0.2% to 100%, with
+// stored-company and mixture queries, and that the planner takes the
+// expected plan.
+func TestANNRecall(t *testing.T) {
+	e := annEngine(t, 40_000, 11)
+	for _, tc := range []struct {
+		name   string
+		filter index.Filter
+		plan   int
+	}{
+		{"all", nil, planANN},
+		{"country 30%", index.Terms{Field: index.CountryField, Values: []string{"US"}}, planANN},
+		{"country 10%", index.Terms{Field: index.CountryField, Values: []string{"GB"}}, planANN},
+		{"industries 5%", index.Terms{Field: index.IndustryField, Values: []string{"SAAS", "SOFTWARE", "RETAIL"}}, planANN},
+		{"industry 1.9%", index.Terms{Field: index.IndustryField, Values: []string{"SAAS"}}, planScreen},
+		{"country+industry 0.6%", index.And{index.Terms{Field: index.CountryField, Values: []string{"US"}}, index.Terms{Field: index.IndustryField, Values: []string{"SAAS"}}}, planExact},
+		{"country+industry 0.2%", index.And{index.Terms{Field: index.CountryField, Values: []string{"GB"}}, index.Terms{Field: index.IndustryField, Values: []string{"SAAS"}}}, planExact},
+	} {
+		for _, mix := range []bool{false, true} {
+			var r10 float64
+			// Limit 10: at this scale a larger limit makes the rescored
+			// pool (20 a hit) most of a 2% filter, which is then scanned
+			// exactly.
+			plan := planOf(e, func() { r10, _ = recallLimit(t, e, tc.filter, benchQueries(e, 20, mix, 5), 10) })
+			t.Logf("%s mix=%v: plan %s, recall@10 %.3f", tc.name, mix, planNames[max(0, plan)], r10)
+			if plan != tc.plan {
+				t.Errorf("%s: plan %d, want %s", tc.name, plan, planNames[tc.plan])
+			}
+			if r10 < 0.95 {
+				t.Errorf("%s mix=%v: recall@10 %.3f, want >= 0.95", tc.name, mix, r10)
+			}
+		}
+	}
+	// Total with a similarity floor: estimated from a sample of all the
+	// candidates (an estimate: within a third of the exact count).
+	for _, minSim := range []float64{0, 0.3, 0.6} {
+		q := benchQueries(e, 1, true, 8)[0]
+		var res index.Result
+		var err error
+		plan := planOf(e, func() {
+			res, err = e.SearchCompanies(context.Background(), index.Search{Vector: q, Limit: 10, MinSimilarity: minSim})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.RLock()
+		_, want := e.exact(context.Background(), e.live.ToArray(), q, float32(minSim), 0)
+		e.mu.RUnlock()
+		t.Logf("min %.1f: plan %s total %d, exact count %d", minSim, planNames[max(0, plan)], res.Total, want)
+		if plan != planANN || float64(res.Total) < 0.65*float64(want) || float64(res.Total) > 1.35*float64(want)+10 {
+			t.Errorf("min %.1f: plan %d total %d, exact count %d", minSim, plan, res.Total, want)
+		}
+	}
+	// With the index switched off the broad queries take the screen, at
+	// the same recall.
+	e.mu.Lock()
+	saved := e.ann.idx
+	e.ann.idx = nil
+	e.mu.Unlock()
+	var r10 float64
+	plan := planOf(e, func() { r10, _ = recallLimit(t, e, nil, benchQueries(e, 20, true, 5), 10) })
+	if plan != planScreen || r10 < 0.95 {
+		t.Errorf("without the index: plan %d recall@10 %.3f, want screen and >= 0.95", plan, r10)
+	}
+	e.mu.Lock()
+	e.ann.idx = saved
+	e.mu.Unlock()
+}
+
+// TestANNPersist checks that the index saved at Close is loaded whole by
+// the next open (no training, no assignment), and that a file that no
+// longer matches the companies keeps its centroids and reassigns them.
+func TestANNPersist(t *testing.T) {
+	n := 20_000
+	annScale(t, n)
+	dir := t.TempDir()
+	e, err := buildClustered(dir, n, 256, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitANN(t, e)
+	assigned := annAssignments(e)
+	cent := append([]float32(nil), e.ann.idx.cent...)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, annFile)); err != nil {
+		t.Fatalf("no ANN file after Close: %v", err)
+	}
+
+	// A warm restart: Open installs the saved index before the builder
+	// starts, so it is whole at once, with the saved centroids.
+	e, err = Open(dir, Options{ANN: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.annReady() {
+		t.Fatal("reopened index has unassigned companies")
+	}
+	e.mu.RLock()
+	same := slices.Equal(e.ann.idx.cent, cent)
+	e.mu.RUnlock()
+	if !same {
+		t.Fatal("reopened index has other centroids than the saved ones")
+	}
+	got := annAssignments(e)
+	for d, l := range assigned {
+		if got[d] != l {
+			t.Fatalf("%s: list %d after reopen, %d before", d, got[d], l)
+		}
+	}
+	if len(got) != len(assigned) {
+		t.Fatalf("%d assigned after reopen, %d before", len(got), len(assigned))
+	}
+	r10, _ := recallAt(t, e, nil, benchQueries(e, 20, false, 3))
+	if r10 < 0.95 {
+		t.Errorf("recall@10 after reopen %.3f", r10)
+	}
+	e.Close()
+
+	// Companies added by a loading command (no in-memory index, no ANN
+	// file written) leave the file stale: centroids kept, all reassigned.
+	lo, err := Open(dir, Options{LoadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := synthDocs(rand.New(rand.NewPCG(9, 9)), n, 100)
+	if _, err := lo.UpsertCompanies(context.Background(), extra); err != nil {
+		t.Fatal(err)
+	}
+	lo.Close()
+	e, err = Open(dir, Options{ANN: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	waitANN(t, e)
+	e.mu.RLock()
+	same = slices.Equal(e.ann.idx.cent, cent)
+	e.mu.RUnlock()
+	if !same {
+		t.Error("stale file: centroids were retrained, want kept")
+	}
+	if got := len(annAssignments(e)); got != n+100 {
+		t.Errorf("%d companies assigned, want %d", got, n+100)
+	}
+}
+
+// annAssignments maps each domain to its list.
+func annAssignments(e *Engine) map[string]uint16 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := map[string]uint16{}
+	a := e.ann.idx
+	for id, l := range a.assign {
+		if l != annNone {
+			out[e.domains[id]] = l
+		}
+	}
+	return out
+}
+
+// TestANNRefit checks that a refit drops the index built from the old
+// vectors, that queries meanwhile rank the new vectors (on the screen),
+// and that the builder trains a new index they then use.
+func TestANNRefit(t *testing.T) {
+	n := 20_000
+	annScale(t, n)
+	dir := t.TempDir()
+	e, err := buildClustered(dir, n, 256, 13)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A refit needs an index opened for serving.
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if e, err = Open(dir, Options{ANN: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	waitANN(t, e)
+	ctx := context.Background()
+	all, err := e.CompanyVectors(ctx, allDomains(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The new embedder reverses the order of the components: the old
+	// centroids would send every query to the wrong lists.
+	flip := func(v []float32) []float32 {
+		out := make([]float32, len(v))
+		for i, x := range v {
+			out[len(v)-1-i] = x
+		}
+		return out
+	}
+	_, err = e.Refit(ctx, index.Refit{
+		Meta:      index.Meta{EmbedderID: "flipped", Dimension: 256},
+		BatchSize: 1000,
+		Companies: func(_ context.Context, cs []record.Company) ([][]float32, error) {
+			out := make([][]float32, len(cs))
+			for i, c := range cs {
+				out[i] = flip(all[c.Domain])
+			}
+			return out, nil
+		},
+		Contacts: func(_ context.Context, cs []record.Contact) ([][]float32, error) {
+			return make([][]float32, len(cs)), nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Right after the swap there is no index (or a fresh one still
+	// filling): broad queries take the screen, on the new vectors.
+	e.mu.RLock()
+	a := e.ann.idx
+	fresh := a == nil || a.metaKey == e.annMetaKey()
+	e.mu.RUnlock()
+	if !fresh {
+		t.Fatal("the index built from the old vectors survived the refit")
+	}
+	r10, _ := recallAt(t, e, nil, benchQueries(e, 20, false, 4))
+	if r10 < 0.95 {
+		t.Errorf("recall@10 during the rebuild %.3f", r10)
+	}
+	waitANN(t, e)
+	var r10b float64
+	plan := planOf(e, func() { r10b, _ = recallAt(t, e, nil, benchQueries(e, 20, true, 4)) })
+	if plan != planANN || r10b < 0.95 {
+		t.Errorf("after the rebuild: plan %d recall@10 %.3f, want ann and >= 0.95", plan, r10b)
+	}
+}
+
+func allDomains(e *Engine) []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make([]string, 0, len(e.ids))
+	for d := range e.ids {
+		out = append(out, d)
+	}
+	return out
+}
+
+// TestANNConcurrentUpserts writes companies while broad queries run (run
+// it with -race): a company is found by its own vector as soon as its
+// write returns, indexed yet or not, and updates and deletes leave no
+// stale list entry.
+func TestANNConcurrentUpserts(t *testing.T) {
+	e := annEngine(t, 20_000, 14)
+	ctx := context.Background()
+	base, err := e.CompanyVectors(ctx, allDomains(e)[:200])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bases [][]float32
+	for _, v := range base {
+		bases = append(bases, v)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 77))
+			for i := 0; i < 60; i++ {
+				// A new company near an existing one, or an update of an
+				// earlier one with a new vector.
+				v := append([]float32(nil), bases[r.IntN(len(bases))]...)
+				for j := range v {
+					v[j] += float32(r.NormFloat64() * 0.02)
+				}
+				normalize(v)
+				domain := fmt.Sprintf("new-%d-%d.com", w, i)
+				if i > 10 && i%5 == 0 {
+					domain = fmt.Sprintf("new-%d-%d.com", w, i-10)
+				}
+				if _, err := e.UpsertCompanies(ctx, []index.CompanyDoc{{Vector: v, Company: record.Company{Domain: domain, Name: "N"}}}); err != nil {
+					errs <- err
+					return
+				}
+				res, err := e.SearchCompanies(ctx, index.Search{Vector: v, Limit: 10})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(res.Hits) == 0 || res.Hits[0].Company.Domain != domain {
+					errs <- fmt.Errorf("%s not the top hit of its own vector", domain)
+					return
+				}
+				if i%7 == 3 {
+					if _, err := e.DeleteCompanies(ctx, []string{domain}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	waitANN(t, e)
+	// Every live company is in exactly the list it is assigned to, and no
+	// list holds a deleted one.
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	a := e.ann.idx
+	total := 0
+	for l, bm := range a.lists {
+		total += int(bm.GetCardinality())
+		it := bm.Iterator()
+		for it.HasNext() {
+			id := it.Next()
+			if !e.live.Contains(id) || a.assign[id] != uint16(l) {
+				t.Fatalf("slot %d in list %d: live %v, assigned %d", id, l, e.live.Contains(id), a.assign[id])
+			}
+		}
+	}
+	if total != int(e.live.GetCardinality()) {
+		t.Errorf("lists hold %d, %d live", total, e.live.GetCardinality())
+	}
+}
+
+// TestANNTrainCentroids checks the k-means on two well separated groups.
+func TestANNTrainCentroids(t *testing.T) {
+	const dim = 64
+	r := rand.New(rand.NewPCG(1, 1))
+	var sample []float32
+	for i := 0; i < 400; i++ {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(r.NormFloat64() * 0.05)
+		}
+		v[i%2] += 1 // group 0 points along axis 0, group 1 along axis 1
+		normalize(v)
+		sample = append(sample, v...)
+	}
+	cent := trainCentroids(sample, dim, 2, 1, func() bool { return false })
+	a := newANN(dim, cent, 0, 0)
+	w := signWords(dim)
+	for i := 0; i < 400; i++ {
+		v := sample[i*dim : (i+1)*dim]
+		s := make([]uint64, w)
+		sketch(v, s)
+		l := a.nearest(v, s, nil)
+		if got := cent[int(l)*dim+i%2]; got < 0.8 {
+			t.Fatalf("point %d (axis %d) assigned to a centroid with %.2f on its axis", i, i%2, got)
+		}
+	}
+}
