@@ -207,6 +207,9 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 		res.Total, err = e.knnTotal(ctx, s)
 		return res, err
 	}
+	if page.Knn != nil {
+		page.Knn.RescoreVector = e.rescoreFor(e.alias, page.Knn.K)
+	}
 	r, err := e.search(ctx, page)
 	if err != nil {
 		return res, err

@@ -1,0 +1,134 @@
+package elastic
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/enginetest"
+)
+
+// TestQuantizedVectorsByVersion checks what each supported Elasticsearch
+// version gets: int8_hnsw in new generations from 8.12 (hnsw before), and
+// kNN rankings with rescore_vector from 8.18 when the live index is
+// quantized — never on a full-precision live index (one created from
+// mapping version 1 and not yet re-indexed) or for the 10,000-wide count.
+func TestQuantizedVectorsByVersion(t *testing.T) {
+	cases := []struct {
+		version, live string
+		wantType      string
+		wantRescore   bool
+	}{
+		{"8.8.0", "hnsw", "hnsw", false},
+		{"8.11.4", "hnsw", "hnsw", false},
+		{"8.12.0", "int8_hnsw", "int8_hnsw", false},
+		{"8.17.2", "int8_hnsw", "int8_hnsw", false},
+		{"8.18.0", "int8_hnsw", "int8_hnsw", true},
+		{"8.19.3", "int8_hnsw", "int8_hnsw", true},
+		{"8.19.3", "hnsw", "int8_hnsw", false},
+		{"8.19.3", "", "int8_hnsw", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.version+" live "+tc.live, func(t *testing.T) {
+			f := newFakeES(t)
+			f.version, f.vecType = tc.version, tc.live
+			e := openFake(t, f)
+			for _, name := range []string{"t-companies", "t-contacts"} {
+				var tmpl struct {
+					Template struct {
+						Mappings struct {
+							Properties struct {
+								Vector struct {
+									IndexOptions struct {
+										Type string `json:"type"`
+									} `json:"index_options"`
+								} `json:"vector"`
+							} `json:"properties"`
+						} `json:"mappings"`
+					} `json:"template"`
+				}
+				if err := json.Unmarshal(f.templates[name], &tmpl); err != nil {
+					t.Fatal(err)
+				}
+				if got := tmpl.Template.Mappings.Properties.Vector.IndexOptions.Type; got != tc.wantType {
+					t.Errorf("%s template index type %q, want %q", name, got, tc.wantType)
+				}
+			}
+
+			var bodies []map[string]json.RawMessage
+			f.onSearch = func(endpoint string, raw []byte) (int, any) {
+				var all map[string]json.RawMessage
+				_ = json.Unmarshal(raw, &all)
+				bodies = append(bodies, all)
+				return 200, map[string]any{"took": 1, "hits": map[string]any{"total": map[string]any{"value": 20000, "relation": "gte"}, "hits": []any{}}}
+			}
+			q := enginetest.ContactFixtures()[0].Vector
+			if _, err := e.SearchCompanies(context.Background(), index.Search{Vector: q, Limit: 10}); err != nil {
+				t.Fatal(err)
+			}
+			if len(bodies) != 2 {
+				t.Fatalf("%d requests, want the ranking and the total", len(bodies))
+			}
+			rescore := func(b map[string]json.RawMessage) string {
+				var knn struct {
+					RescoreVector json.RawMessage `json:"rescore_vector"`
+				}
+				_ = json.Unmarshal(b["knn"], &knn)
+				return string(knn.RescoreVector)
+			}
+			want := ""
+			if tc.wantRescore {
+				want = `{"oversample":2}`
+			}
+			if got := rescore(bodies[0]); got != want {
+				t.Errorf("company ranking rescore_vector %q, want %q", got, want)
+			}
+			if got := rescore(bodies[1]); got != "" {
+				t.Errorf("the total's 10,000-wide kNN asked for a rescore: %s", got)
+			}
+
+			bodies = nil
+			f.onSearch = fakeContactRanking(t, f, &bodies)
+			if _, err := e.SearchContacts(context.Background(), index.ContactSearch{Vector: q, Limit: 5, PerCompany: 1}); err != nil {
+				t.Fatal(err)
+			}
+			if len(bodies) == 0 {
+				t.Fatal("no contact search sent")
+			}
+			if got := rescore(bodies[0]); got != want {
+				t.Errorf("contact ranking rescore_vector %q, want %q", got, want)
+			}
+			if tc.wantRescore && !strings.Contains(string(bodies[0]["knn"]), `"num_candidates"`) {
+				t.Errorf("contact kNN without num_candidates: %s", bodies[0]["knn"])
+			}
+		})
+	}
+}
+
+// TestReindexNotesQuantizedGeneration: after a re-index moves the alias
+// to a generation built from the int8 template, rankings rescore.
+func TestReindexNotesQuantizedGeneration(t *testing.T) {
+	f := newFakeES(t)
+	f.vecType = "hnsw"
+	e := openFake(t, f)
+	if e.rescoreFor(e.alias, 10) != nil {
+		t.Fatal("rescore on a full-precision live index")
+	}
+	f.mu.Lock()
+	f.vecType = "int8_hnsw"
+	f.mu.Unlock()
+	if _, err := e.Reindex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.rescoreFor(e.alias, 10); r == nil || r.Oversample != knnOversample {
+		t.Errorf("after the re-index: rescore %+v", r)
+	}
+	if e.rescoreFor(e.alias, maxWindow) != nil {
+		t.Error("rescore asked past the 10,000 window")
+	}
+	if e.rescoreFor(e.contactsAlias, 10) != nil {
+		t.Error("the contacts' live index is still full precision")
+	}
+}
