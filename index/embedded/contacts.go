@@ -54,9 +54,16 @@ type contactIndex struct {
 	mu sync.RWMutex
 	// sets holds the bitmaps of keyed Terms filters (saved lists) until
 	// the next write (under setsMu: searches run under mu's read lock).
-	setsMu  sync.Mutex
-	sets    map[string]*roaring.Bitmap
-	dim     int
+	setsMu sync.Mutex
+	sets   map[string]*roaring.Bitmap
+	dim    int
+	// A fresh load assigns ids in persona-id order, so the persona
+	// column of ids [0, loaded) is itself a sorted index of the loaded
+	// contacts (binary search, no memory: a map costs ~36 bytes a
+	// contact); ids holds only the contacts placed after the load. Loaded
+	// ids are never given to another persona (a deleted one stays a hole
+	// until the next load), so the column stays sorted.
+	loaded  uint32
 	ids     map[int64]uint32
 	persona []int64
 	free    []uint32
@@ -83,7 +90,6 @@ type contactIndex struct {
 	// value's hash to its contact (dups when several share one).
 	uniq map[index.Field]map[uint64]uint32
 	dups map[index.Field]map[uint64][]uint32
-
 }
 
 type contactBulk struct {
@@ -145,6 +151,17 @@ func valueHash(v string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(v))
 	return h.Sum64()
+}
+
+// idOf returns the id of a live persona.
+func (x *contactIndex) idOf(pid int64) (uint32, bool) {
+	if id, ok := x.ids[pid]; ok {
+		return id, true
+	}
+	if i, ok := slices.BinarySearch(x.persona[:x.loaded], pid); ok && x.live.Contains(uint32(i)) {
+		return uint32(i), true
+	}
+	return 0, false
 }
 
 func (x *contactIndex) titleOf(id uint32) string {
@@ -534,6 +551,7 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	if readErr != nil {
 		return nil, fmt.Errorf("load contacts: %w", readErr)
 	}
+	x.loaded = uint32(len(x.persona))
 	x.finishLoad(bulk)
 	return x, nil
 }
@@ -592,17 +610,24 @@ func (b *contactBulk) add(id uint32, en *cEntry) {
 // one (the caller reads it from the store), so only the postings of its
 // own values are touched.
 func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
-	if prev, ok := x.ids[pid]; ok && old != nil {
+	prev, had := x.idOf(pid)
+	if had && old != nil {
 		x.unplace(prev, old)
 	}
 	var id uint32
-	if n := len(x.free); n > 0 {
+	switch n := len(x.free); {
+	case had && old != nil && prev < x.loaded:
+		id = prev // keeps its place in the sorted column
+	case n > 0:
 		id, x.free = x.free[n-1], x.free[:n-1]
-	} else {
+	default:
 		id = uint32(len(x.persona))
 		x.grow()
 	}
 	x.setRow(id, pid, en)
+	if id >= x.loaded {
+		x.ids[pid] = id
+	}
 	for i, f := range contactKeyword {
 		for _, v := range en.kw[i] {
 			if hashedField(f) {
@@ -653,7 +678,6 @@ func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 	if x.dim == 0 {
 		x.dim = len(en.vec)
 	}
-	x.ids[pid] = id
 	x.persona[id] = pid
 	c := int(id) / chunkDocs
 	for len(x.vecs) <= c {
@@ -733,8 +757,10 @@ func (x *contactIndex) unplace(id uint32, old *cEntry) {
 			bm.Remove(id)
 		}
 	}
-	delete(x.ids, x.persona[id])
-	x.free = append(x.free, id)
+	if id >= x.loaded {
+		delete(x.ids, x.persona[id])
+		x.free = append(x.free, id)
+	}
 }
 
 // storedEntry reads a contact's current entry, nil when there is none.
@@ -805,7 +831,7 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 	x.mu.RLock()
 	var existing []int
 	for i := range ws {
-		if _, ok := x.ids[ws[i].pid]; ok {
+		if _, ok := x.idOf(ws[i].pid); ok {
 			existing = append(existing, i)
 		}
 	}
@@ -859,7 +885,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 	x.mu.RLock()
 	var found []int64
 	for _, pid := range ids {
-		if _, ok := x.ids[pid]; ok && !slices.Contains(found, pid) {
+		if _, ok := x.idOf(pid); ok && !slices.Contains(found, pid) {
 			found = append(found, pid)
 		}
 	}
@@ -881,7 +907,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 	x.mu.Lock()
 	x.dropSets()
 	for i, pid := range found {
-		if id, ok := x.ids[pid]; ok && olds[i] != nil {
+		if id, ok := x.idOf(pid); ok && olds[i] != nil {
 			x.unplace(id, olds[i])
 		}
 	}
@@ -920,7 +946,7 @@ func (e *Engine) ContactVectors(ctx context.Context, ids []int64) (map[int64][]f
 	defer x.mu.RUnlock()
 	out := map[int64][]float32{}
 	for _, pid := range ids {
-		if id, ok := x.ids[pid]; ok {
+		if id, ok := x.idOf(pid); ok {
 			out[pid] = x.vector(id)
 		}
 	}
@@ -1017,7 +1043,7 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 				if err != nil {
 					continue
 				}
-				if id, ok := x.ids[pid]; ok {
+				if id, ok := x.idOf(pid); ok {
 					out.Add(id)
 				}
 			}
@@ -1449,7 +1475,7 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 		}
 		c.SetEmployer(*co)
 		x.mu.RLock()
-		id := x.ids[pid]
+		id, _ := x.idOf(pid)
 		vec := x.vector(id)
 		x.mu.RUnlock()
 		en := newCEntry(&c, vec)
