@@ -3,7 +3,6 @@ package elastic
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
@@ -80,7 +79,7 @@ func TestQuantizedVectorsByVersion(t *testing.T) {
 			}
 			want := ""
 			if tc.wantRescore {
-				want = `{"oversample":2}`
+				want = `{"oversample":3}`
 			}
 			if got := rescore(bodies[0]); got != want {
 				t.Errorf("company ranking rescore_vector %q, want %q", got, want)
@@ -100,8 +99,13 @@ func TestQuantizedVectorsByVersion(t *testing.T) {
 			if got := rescore(bodies[0]); got != want {
 				t.Errorf("contact ranking rescore_vector %q, want %q", got, want)
 			}
-			if tc.wantRescore && !strings.Contains(string(bodies[0]["knn"]), `"num_candidates"`) {
-				t.Errorf("contact kNN without num_candidates: %s", bodies[0]["knn"])
+			var knn struct {
+				K             int `json:"k"`
+				NumCandidates int `json:"num_candidates"`
+			}
+			_ = json.Unmarshal(bodies[0]["knn"], &knn)
+			if tc.wantRescore && knn.NumCandidates < knn.K*knnOversample {
+				t.Errorf("contact kNN k %d with %d candidates, fewer than the oversampled window", knn.K, knn.NumCandidates)
 			}
 		})
 	}
@@ -130,5 +134,25 @@ func TestReindexNotesQuantizedGeneration(t *testing.T) {
 	}
 	if e.rescoreFor(e.contactsAlias, 10) != nil {
 		t.Error("the contacts' live index is still full precision")
+	}
+}
+
+// TestRescoreGoldenBodies pins the kNN rankings sent to a quantized live
+// index on Elasticsearch 8.18 or later.
+func TestRescoreGoldenBodies(t *testing.T) {
+	e := &Engine{alias: "t-companies", contactsAlias: "t-contacts", knnRescore: true}
+	e.companiesQuantized.Store(true)
+	e.contactsQuantized.Store(true)
+	q := enginetest.ContactFixtures()[0].Vector
+	page := mustSearch(t, index.Search{Vector: q, Limit: 10, MinSimilarity: 0.5, Filter: index.Terms{Field: index.CountryField, Values: []string{"US"}}})
+	e.rescore(page.Knn, e.alias)
+	golden(t, "search_knn_rescore", page)
+	contacts := buildContactKnn(index.ContactSearch{Vector: q, PerCompany: 5, MaxCompanies: 100, Limit: 500}, matchAll(), 2000, 2000)
+	e.rescore(contacts.Knn, e.contactsAlias)
+	golden(t, "contact_search_knn_rescore", contacts)
+	wide := mustSearch(t, index.Search{Vector: q, Limit: 5000})
+	e.rescore(wide.Knn, e.alias)
+	if wide.Knn.RescoreVector != nil {
+		t.Errorf("k 5000 rescored: the oversampled window passes 10,000")
 	}
 }
