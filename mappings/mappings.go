@@ -24,13 +24,24 @@ var files embed.FS
 
 // Current versions of the embedded definitions.
 const (
-	CompaniesVersion = 1
-	ContactsVersion  = 1
+	CompaniesVersion = 2
+	ContactsVersion  = 2
 	MetaVersion      = 1
 )
 
 // MaxDims is the largest dense_vector dimension Elasticsearch 8 indexes.
 const MaxDims = 4096
+
+// Vector index types (dense_vector index_options.type) the templates
+// accept from version 2 on. Int8HNSW, the default, keeps a 7-bit scalar
+// quantized copy of each vector for the HNSW graph (dims+4 bytes a vector
+// in memory instead of 4·dims; Elasticsearch 8.12 or later); HNSW is the
+// full-precision type, for clusters older than 8.12. docs/decisions.md
+// "Elasticsearch quantized vectors (issue 24)" has the measured recall.
+const (
+	HNSW     = "hnsw"
+	Int8HNSW = "int8_hnsw"
+)
 
 // ErrParams reports template parameters that cannot produce a valid mapping.
 var ErrParams = errors.New("invalid mapping parameters")
@@ -44,6 +55,9 @@ type CompaniesParams struct {
 	Dims int
 	// Shards is the primary shard count of new indices; 0 means 1.
 	Shards int
+	// VectorIndex is the dense_vector index type, HNSW or Int8HNSW; ""
+	// means Int8HNSW. Version 1 ignores it (always full-precision hnsw).
+	VectorIndex string
 }
 
 // Companies returns the companies index template body of the current
@@ -75,17 +89,26 @@ func (p CompaniesParams) check() (CompaniesParams, error) {
 	if p.Shards < 0 {
 		return p, fmt.Errorf("%w: %d shards", ErrParams, p.Shards)
 	}
+	switch p.VectorIndex {
+	case "":
+		p.VectorIndex = Int8HNSW
+	case HNSW, Int8HNSW:
+	default:
+		return p, fmt.Errorf("%w: vector index type %q is not %s or %s", ErrParams, p.VectorIndex, HNSW, Int8HNSW)
+	}
 	return p, nil
 }
 
 // ContactsParams fill the contacts index template: the concrete index
 // names it applies to (for example "prospect-contacts-v*"), the
 // dense_vector dimension (the companies one: contacts and companies are
-// embedded by the same embedder) and the primary shard count (0 means 1).
+// embedded by the same embedder), the primary shard count (0 means 1) and
+// the vector index type (as CompaniesParams.VectorIndex).
 type ContactsParams struct {
 	IndexPattern string
 	Dims         int
 	Shards       int
+	VectorIndex  string
 }
 
 // Contacts returns the contacts index template body of the current

@@ -14,11 +14,13 @@ func TestCompaniesRenders(t *testing.T) {
 		p       CompaniesParams
 		shards  int
 		pattern string
+		vecType string
 	}{
-		{"defaults", CompaniesParams{IndexPattern: "prospect-companies-v*", Dims: 256}, 1, "prospect-companies-v*"},
-		{"shards and small dims", CompaniesParams{IndexPattern: "x-companies-v*", Dims: 1, Shards: 6}, 6, "x-companies-v*"},
-		{"largest dims", CompaniesParams{IndexPattern: "p", Dims: MaxDims}, 1, "p"},
-		{"pattern is escaped", CompaniesParams{IndexPattern: `a"b\c`, Dims: 8}, 1, `a"b\c`},
+		{"defaults", CompaniesParams{IndexPattern: "prospect-companies-v*", Dims: 256}, 1, "prospect-companies-v*", Int8HNSW},
+		{"shards and small dims", CompaniesParams{IndexPattern: "x-companies-v*", Dims: 1, Shards: 6}, 6, "x-companies-v*", Int8HNSW},
+		{"largest dims", CompaniesParams{IndexPattern: "p", Dims: MaxDims}, 1, "p", Int8HNSW},
+		{"pattern is escaped", CompaniesParams{IndexPattern: `a"b\c`, Dims: 8}, 1, `a"b\c`, Int8HNSW},
+		{"full precision for old clusters", CompaniesParams{IndexPattern: "p", Dims: 8, VectorIndex: HNSW}, 1, "p", HNSW},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,8 +49,11 @@ func TestCompaniesRenders(t *testing.T) {
 						Dynamic    bool `json:"dynamic"`
 						Properties struct {
 							Vector struct {
-								Type string `json:"type"`
-								Dims int    `json:"dims"`
+								Type         string `json:"type"`
+								Dims         int    `json:"dims"`
+								IndexOptions struct {
+									Type string `json:"type"`
+								} `json:"index_options"`
 							} `json:"vector"`
 						} `json:"properties"`
 					} `json:"mappings"`
@@ -62,6 +67,9 @@ func TestCompaniesRenders(t *testing.T) {
 			}
 			if got := tmpl.Template.Mappings.Properties.Vector; got.Type != "dense_vector" || got.Dims != tc.p.Dims {
 				t.Errorf("vector = %+v, want dense_vector of %d dims", got, tc.p.Dims)
+			}
+			if got := tmpl.Template.Mappings.Properties.Vector.IndexOptions.Type; got != tc.vecType {
+				t.Errorf("index_options.type = %q, want %q", got, tc.vecType)
 			}
 			if tmpl.Template.Settings.Index.Shards != tc.shards {
 				t.Errorf("shards = %d, want %d", tmpl.Template.Settings.Index.Shards, tc.shards)
@@ -88,6 +96,8 @@ func TestCompaniesRejects(t *testing.T) {
 		{IndexPattern: "p", Dims: -3},
 		{IndexPattern: "p", Dims: MaxDims + 1},
 		{IndexPattern: "p", Dims: 8, Shards: -1},
+		{IndexPattern: "p", Dims: 8, VectorIndex: "bbq_hnsw"},
+		{IndexPattern: "p", Dims: 8, VectorIndex: "HNSW"},
 	} {
 		if _, err := Companies(p); !errors.Is(err, ErrParams) {
 			t.Errorf("Companies(%+v): err = %v, want ErrParams", p, err)
@@ -151,11 +161,14 @@ func TestContactsRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 	type field struct {
-		Type       string `json:"type"`
-		Analyzer   string `json:"analyzer"`
-		Dims       int    `json:"dims"`
-		Index      *bool  `json:"index"`
-		Similarity string `json:"similarity"`
+		Type         string `json:"type"`
+		Analyzer     string `json:"analyzer"`
+		Dims         int    `json:"dims"`
+		Index        *bool  `json:"index"`
+		Similarity   string `json:"similarity"`
+		IndexOptions struct {
+			Type string `json:"type"`
+		} `json:"index_options"`
 	}
 	var tmpl struct {
 		IndexPatterns []string `json:"index_patterns"`
@@ -185,7 +198,7 @@ func TestContactsRenders(t *testing.T) {
 		t.Errorf("version %d shards %d dynamic %v", tmpl.Meta.MappingVersion, tmpl.Template.Settings.Index.Shards, tmpl.Template.Mappings.Dynamic)
 	}
 	props := tmpl.Template.Mappings.Properties
-	if v := props["vector"]; v.Type != "dense_vector" || v.Dims != 256 || v.Index == nil || !*v.Index || v.Similarity != "cosine" {
+	if v := props["vector"]; v.Type != "dense_vector" || v.Dims != 256 || v.Index == nil || !*v.Index || v.Similarity != "cosine" || v.IndexOptions.Type != Int8HNSW {
 		t.Errorf("vector = %+v", v)
 	}
 	for name, typ := range map[string]string{"persona_id": "long", "domain": "keyword", "seniority_rank": "byte",
@@ -200,12 +213,36 @@ func TestContactsRenders(t *testing.T) {
 	if _, err := Contacts(ContactsParams{IndexPattern: "p", Dims: 0}); !errors.Is(err, ErrParams) {
 		t.Errorf("zero dims: %v", err)
 	}
+	if _, err := Contacts(ContactsParams{IndexPattern: "p", Dims: 8, VectorIndex: "int4_hnsw"}); !errors.Is(err, ErrParams) {
+		t.Errorf("unknown vector index type: %v", err)
+	}
 	if _, err := ContactsVersioned(ContactsVersion+1, ContactsParams{IndexPattern: "p", Dims: 8}); err == nil {
 		t.Error("an unknown version rendered")
 	}
 	for v := 1; v <= ContactsVersion; v++ {
 		if _, err := ContactsVersioned(v, ContactsParams{IndexPattern: "p-v*", Dims: 3}); err != nil {
 			t.Errorf("contacts-v%d: %v", v, err)
+		}
+	}
+}
+
+// TestVersionOneStaysFullPrecision pins the released version 1: indices
+// created from it are re-indexed from its body, whatever VectorIndex says.
+func TestVersionOneStaysFullPrecision(t *testing.T) {
+	for name, render := range map[string]func() ([]byte, error){
+		"companies": func() ([]byte, error) {
+			return CompaniesVersioned(1, CompaniesParams{IndexPattern: "p", Dims: 8, VectorIndex: Int8HNSW})
+		},
+		"contacts": func() ([]byte, error) {
+			return ContactsVersioned(1, ContactsParams{IndexPattern: "p", Dims: 8, VectorIndex: Int8HNSW})
+		},
+	} {
+		b, err := render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"index_options": { "type": "hnsw"`) {
+			t.Errorf("%s-v1 no longer maps full-precision hnsw", name)
 		}
 	}
 }

@@ -26,7 +26,8 @@ type fakeES struct {
 
 	mu        sync.Mutex
 	version   string
-	dims      int // the vector dims every companies index reports
+	dims      int    // the vector dims every companies index reports
+	vecType   string // and the dense_vector index type ("" for none)
 	health    string
 	templates map[string][]byte
 	docs      map[string]map[string]json.RawMessage // index -> id -> source
@@ -49,7 +50,7 @@ type fakeES struct {
 
 func newFakeES(t *testing.T) *fakeES {
 	f := &fakeES{
-		t: t, version: "8.19.3", dims: 8, health: "green",
+		t: t, version: "8.19.3", dims: 8, vecType: "int8_hnsw", health: "green",
 		templates: map[string][]byte{},
 		docs:      map[string]map[string]json.RawMessage{},
 		aliases:   map[string]string{},
@@ -133,8 +134,11 @@ func (f *fakeES) serve(w http.ResponseWriter, r *http.Request) {
 			reply(w, 404, esErr("index_not_found_exception", "no such index ["+idx+"]", 404))
 			return
 		}
-		reply(w, 200, map[string]any{idx: map[string]any{"mappings": map[string]any{"properties": map[string]any{
-			"vector": map[string]any{"type": "dense_vector", "dims": f.dims}}}}})
+		vec := map[string]any{"type": "dense_vector", "dims": f.dims}
+		if f.vecType != "" {
+			vec["index_options"] = map[string]any{"type": f.vecType, "m": 16, "ef_construction": 100}
+		}
+		reply(w, 200, map[string]any{idx: map[string]any{"mappings": map[string]any{"properties": map[string]any{"vector": vec}}}})
 	case len(parts) == 2 && parts[1] == "_bulk":
 		f.bulk(w, parts[0], r, body)
 	case len(parts) == 2 && parts[1] == "_mget":

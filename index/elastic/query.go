@@ -296,6 +296,9 @@ type knnSection struct {
 	// (index.Search.MinSimilarity <= -1).
 	Similarity *float64 `json:"similarity,omitempty"`
 	Filter     *esQuery `json:"filter,omitempty"`
+	// RescoreVector rescores the top k·oversample quantized estimates with
+	// the float vectors (Elasticsearch 8.18; Engine.rescoreFor).
+	RescoreVector *rescoreVector `json:"rescore_vector,omitempty"`
 }
 
 // sortClause marshals as {"<field>": {"order": "asc"|"desc"}}.

@@ -207,6 +207,9 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 		res.Total, err = e.knnTotal(ctx, s)
 		return res, err
 	}
+	if page.Knn != nil {
+		e.rescore(page.Knn, e.alias)
+	}
 	r, err := e.search(ctx, page)
 	if err != nil {
 		return res, err

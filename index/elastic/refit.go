@@ -182,6 +182,8 @@ func (e *Engine) Refit(ctx context.Context, r index.Refit) (index.RefitResult, e
 		return res, fmt.Errorf("elasticsearch: move aliases to %s, %s: %w", mk.ToCompanies, mk.ToContacts, err)
 	}
 	done = true
+	e.noteLiveIndex(ctx, e.alias, mk.ToCompanies)
+	e.noteLiveIndex(ctx, e.contactsAlias, mk.ToContacts)
 	// The aliases have moved: from here on the refit completes, now or
 	// by RecoverRefit.
 	if err := e.finishRefit(context.WithoutCancel(ctx), mk); err != nil {

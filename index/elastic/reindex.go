@@ -96,6 +96,7 @@ func (e *Engine) reindex(ctx context.Context, kind indexKind) (ReindexResult, er
 	if err := e.updateAliases(ctx, swapAlias(alias, from, to)); err != nil {
 		return res, fmt.Errorf("elasticsearch: move alias %s to %s: %w", alias, to, err)
 	}
+	e.noteLiveIndex(ctx, alias, to)
 	return res, nil
 }
 

@@ -54,9 +54,16 @@ type contactIndex struct {
 	mu sync.RWMutex
 	// sets holds the bitmaps of keyed Terms filters (saved lists) until
 	// the next write (under setsMu: searches run under mu's read lock).
-	setsMu  sync.Mutex
-	sets    map[string]*roaring.Bitmap
-	dim     int
+	setsMu sync.Mutex
+	sets   map[string]*roaring.Bitmap
+	dim    int
+	// A fresh load assigns ids in persona-id order, so the persona
+	// column of ids [0, loaded) is itself a sorted index of the loaded
+	// contacts (binary search, no memory: a map costs ~36 bytes a
+	// contact); ids holds only the contacts placed after the load. Loaded
+	// ids are never given to another persona (a deleted one stays a hole
+	// until the next load), so the column stays sorted.
+	loaded  uint32
 	ids     map[int64]uint32
 	persona []int64
 	free    []uint32
@@ -83,10 +90,6 @@ type contactIndex struct {
 	// value's hash to its contact (dups when several share one).
 	uniq map[index.Field]map[uint64]uint32
 	dups map[index.Field]map[uint64][]uint32
-
-	// bulk collects postings as sorted id lists while the index loads;
-	// finishLoad turns them into bitmaps at once.
-	bulk *contactBulk
 }
 
 type contactBulk struct {
@@ -96,26 +99,49 @@ type contactBulk struct {
 	live  []uint32
 }
 
-func (x *contactIndex) finishLoad() {
-	b := x.bulk
-	x.bulk = nil
+// finishLoad turns the collected id lists into bitmaps, one keyword
+// field (or the title words, or the flags) per task on every core.
+func (x *contactIndex) finishLoad(b *contactBulk) {
+	var tasks []func()
 	for f, m := range b.post {
-		for v, ids := range m {
-			x.post[f][v] = roaring.BitmapOf(ids...)
+		bms := map[string]*roaring.Bitmap{}
+		x.post[f] = bms
+		tasks = append(tasks, func() {
+			for v, ids := range m {
+				bm := roaring.BitmapOf(ids...)
+				bm.RunOptimize()
+				bms[v] = bm
+			}
+		})
+	}
+	words := map[string]*roaring.Bitmap{}
+	x.words = words
+	tasks = append(tasks, func() {
+		for w, ids := range b.words {
+			words[w] = roaring.BitmapOf(ids...)
 		}
-	}
-	for f, ids := range b.flags {
-		x.flags[f] = roaring.BitmapOf(ids...)
-	}
-	for w, ids := range b.words {
-		x.words[w] = roaring.BitmapOf(ids...)
-	}
-	x.live = roaring.BitmapOf(b.live...)
-	for _, m := range x.post {
-		for _, bm := range m {
-			bm.RunOptimize()
+	}, func() {
+		for f, ids := range b.flags {
+			x.flags[f] = roaring.BitmapOf(ids...)
 		}
+		x.live = roaring.BitmapOf(b.live...)
+	})
+	next := make(chan func(), len(tasks))
+	for _, t := range tasks {
+		next <- t
 	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				t()
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // hashedField reports the keyword fields kept in uniq/dups, not postings.
@@ -125,6 +151,17 @@ func valueHash(v string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(v))
 	return h.Sum64()
+}
+
+// idOf returns the id of a live persona.
+func (x *contactIndex) idOf(pid int64) (uint32, bool) {
+	if id, ok := x.ids[pid]; ok {
+		return id, true
+	}
+	if i, ok := slices.BinarySearch(x.persona[:x.loaded], pid); ok && x.live.Contains(uint32(i)) {
+		return uint32(i), true
+	}
+	return 0, false
 }
 
 func (x *contactIndex) titleOf(id uint32) string {
@@ -278,19 +315,27 @@ func (e *cEntry) marshal(dst []byte) []byte {
 	return dst
 }
 
+// unmarshal decodes a stored entry. With an interner (the load) keyword
+// values are interned, and what is nearly unique per contact — the email
+// and LinkedIn handle (only hashed), the title and name (copied into the
+// arena) and the vector (copied into its chunk) — alias b instead of
+// being copied: b must outlive the entry and not change.
 func (e *cEntry) unmarshal(b []byte, in interner) error {
 	r := bytes.NewReader(b)
-	str := func() (string, error) {
+	str := func(view bool) (string, error) {
 		n, err := binary.ReadUvarint(r)
 		if err != nil || n > uint64(r.Len()) {
 			return "", errCorrupt
 		}
 		s := b[len(b)-r.Len() : len(b)-r.Len()+int(n)]
 		r.Seek(int64(n), 1)
-		if in != nil {
-			return in.get(s), nil
+		switch {
+		case in == nil:
+			return string(s), nil
+		case view:
+			return unsafe.String(unsafe.SliceData(s), len(s)), nil
 		}
-		return string(s), nil
+		return in.get(s), nil
 	}
 	e.kw = make([][]string, len(contactKeyword))
 	for i := range e.kw {
@@ -298,8 +343,11 @@ func (e *cEntry) unmarshal(b []byte, in interner) error {
 		if err != nil || n > 1<<16 {
 			return errCorrupt
 		}
+		if n > 0 {
+			e.kw[i] = make([]string, 0, n)
+		}
 		for j := uint64(0); j < n; j++ {
-			s, err := str()
+			s, err := str(hashedField(contactKeyword[i]))
 			if err != nil {
 				return err
 			}
@@ -319,10 +367,10 @@ func (e *cEntry) unmarshal(b []byte, in interner) error {
 		return errCorrupt
 	}
 	e.conns, e.job = int32(c), int32(j)
-	if e.title, err = str(); err != nil {
+	if e.title, err = str(true); err != nil {
 		return err
 	}
-	if e.name, err = str(); err != nil {
+	if e.name, err = str(true); err != nil {
 		return err
 	}
 	var sb [4]byte
@@ -334,9 +382,13 @@ func (e *cEntry) unmarshal(b []byte, in interner) error {
 	if err != nil || n != uint64(r.Len()) {
 		return errCorrupt
 	}
+	rest := b[len(b)-r.Len():]
+	if in != nil && n > 0 {
+		e.vec = unsafe.Slice((*int8)(unsafe.Pointer(&rest[0])), n)
+		return nil
+	}
 	e.vec = make([]int8, n)
-	for i := range e.vec {
-		x, _ := r.ReadByte()
+	for i, x := range rest {
 		e.vec[i] = int8(x)
 	}
 	return nil
@@ -379,41 +431,48 @@ func newContactIndex() *contactIndex {
 	return x
 }
 
+// loadContacts builds the contact index from the store. One goroutine
+// reads the store in key order, decoders decode batches in parallel, and
+// two assemblers take every batch in order: one the per-contact columns
+// (ids, vectors, text, employer, hashed email and LinkedIn), the other
+// the posting lists. A fresh load assigns ids in key order and never
+// replaces, so both know a contact's id from its position; the posting
+// lists are collected as sorted id lists and become bitmaps at the end.
 func (e *Engine) loadContacts() (*contactIndex, error) {
 	x := newContactIndex()
-	// A fresh load assigns ids in order and never replaces: postings are
-	// collected as id lists and built once.
-	x.bulk = &contactBulk{post: map[index.Field]map[string][]uint32{}, flags: map[index.Field][]uint32{}, words: map[string][]uint32{}}
+	bulk := &contactBulk{post: map[index.Field]map[string][]uint32{}, flags: map[index.Field][]uint32{}, words: map[string][]uint32{}}
 	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
 	if err != nil {
 		return nil, fmt.Errorf("load contacts: %w", err)
 	}
 	defer it.Close()
 
-	// One goroutine reads the store, decoders decode batches in parallel,
-	// and this one places them in key order (placing is not concurrent).
 	type decoded struct {
+		first   uint32 // id of entries[0]
 		ids     []int64
 		entries []cEntry
 		err     error
 	}
 	type batch struct {
-		ids  []int64
-		vals [][]byte
-		out  chan decoded
+		first uint32
+		ids   []int64
+		vals  [][]byte
+		out   chan *decoded
 	}
 	work := make(chan batch, 4)
-	order := make(chan chan decoded, 8)
+	order := make(chan chan *decoded, 8)
 	var readErr error
 	go func() {
 		defer close(order)
 		defer close(work)
 		var cur batch
+		var next uint32
 		flush := func() {
-			cur.out = make(chan decoded, 1)
+			cur.out = make(chan *decoded, 1)
 			order <- cur.out
 			work <- cur
-			cur = batch{}
+			next += uint32(len(cur.ids))
+			cur = batch{first: next}
 		}
 		for it.First(); it.Valid(); it.Next() {
 			k := it.Key()
@@ -438,7 +497,7 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 			defer wg.Done()
 			in := interner{}
 			for b := range work {
-				d := decoded{ids: b.ids, entries: make([]cEntry, len(b.ids))}
+				d := &decoded{first: b.first, ids: b.ids, entries: make([]cEntry, len(b.ids))}
 				for i := range b.vals {
 					if err := d.entries[i].unmarshal(b.vals[i], in); err != nil {
 						d.err = fmt.Errorf("load contact %d: %w", b.ids[i], err)
@@ -449,6 +508,27 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 			}
 		}()
 	}
+	// The assemblers: this goroutine hands each batch, in key order, to
+	// both and waits for neither.
+	rows, posts := make(chan *decoded, 8), make(chan *decoded, 8)
+	var asm sync.WaitGroup
+	asm.Add(2)
+	go func() {
+		defer asm.Done()
+		for d := range rows {
+			for i := range d.entries {
+				x.loadRow(d.first+uint32(i), d.ids[i], &d.entries[i])
+			}
+		}
+	}()
+	go func() {
+		defer asm.Done()
+		for d := range posts {
+			for i := range d.entries {
+				bulk.add(d.first+uint32(i), &d.entries[i])
+			}
+		}
+	}()
 	var firstErr error
 	for out := range order {
 		d := <-out
@@ -458,10 +538,12 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 		if firstErr != nil {
 			continue // drain, so the reader and decoders finish
 		}
-		for i := range d.entries {
-			x.place(d.ids[i], &d.entries[i], nil)
-		}
+		rows <- d
+		posts <- d
 	}
+	close(rows)
+	close(posts)
+	asm.Wait()
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
@@ -469,35 +551,133 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	if readErr != nil {
 		return nil, fmt.Errorf("load contacts: %w", readErr)
 	}
-	x.finishLoad()
+	x.loaded = uint32(len(x.persona))
+	x.finishLoad(bulk)
 	return x, nil
+}
+
+// loadRow stores the columns of contact id (the next one: a fresh load
+// assigns ids in order) and its hashed email and LinkedIn handle.
+func (x *contactIndex) loadRow(id uint32, pid int64, en *cEntry) {
+	x.grow()
+	x.setRow(id, pid, en)
+	for i, f := range contactKeyword {
+		if hashedField(f) {
+			for _, v := range en.kw[i] {
+				x.addHashed(f, v, id)
+			}
+		}
+	}
+}
+
+// add collects contact id's postings (keyword values, flags, title
+// words) as id lists; new keys are copied, since the entry's strings may
+// alias its stored value.
+func (b *contactBulk) add(id uint32, en *cEntry) {
+	for i, f := range contactKeyword {
+		if hashedField(f) {
+			continue
+		}
+		m := b.post[f]
+		if m == nil {
+			m = map[string][]uint32{}
+			b.post[f] = m
+		}
+		for _, v := range en.kw[i] {
+			if l, ok := m[v]; ok {
+				m[v] = append(l, id)
+			} else {
+				m[strings.Clone(v)] = []uint32{id}
+			}
+		}
+	}
+	for i, f := range contactFlags {
+		if en.flags&(1<<i) != 0 {
+			b.flags[f] = append(b.flags[f], id)
+		}
+	}
+	for _, w := range strings.Fields(en.title) {
+		if l, ok := b.words[w]; ok {
+			b.words[w] = append(l, id)
+		} else {
+			b.words[strings.Clone(w)] = []uint32{id}
+		}
+	}
+	b.live = append(b.live, id)
 }
 
 // place indexes a contact. old is its previous entry when it replaces
 // one (the caller reads it from the store), so only the postings of its
 // own values are touched.
 func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
-	if prev, ok := x.ids[pid]; ok && old != nil {
+	prev, had := x.idOf(pid)
+	if had && old != nil {
 		x.unplace(prev, old)
 	}
 	var id uint32
-	if n := len(x.free); n > 0 {
+	switch n := len(x.free); {
+	case had && old != nil && prev < x.loaded:
+		id = prev // keeps its place in the sorted column
+	case n > 0:
 		id, x.free = x.free[n-1], x.free[:n-1]
-	} else {
+	default:
 		id = uint32(len(x.persona))
-		x.persona = append(x.persona, 0)
-		x.scale = append(x.scale, 0)
-		x.conns = append(x.conns, 0)
-		x.jobs = append(x.jobs, 0)
-		x.rank = append(x.rank, 0)
-		x.domID = append(x.domID, 0)
-		x.titleAt, x.titleLen = append(x.titleAt, 0), append(x.titleLen, 0)
-		x.nameAt, x.nameLen = append(x.nameAt, 0), append(x.nameLen, 0)
+		x.grow()
 	}
+	x.setRow(id, pid, en)
+	if id >= x.loaded {
+		x.ids[pid] = id
+	}
+	for i, f := range contactKeyword {
+		for _, v := range en.kw[i] {
+			if hashedField(f) {
+				x.addHashed(f, v, id)
+				continue
+			}
+			bm := x.post[f][v]
+			if bm == nil {
+				bm = roaring.New()
+				// A copy: the value may share memory with the rest of
+				// its record (the ingest decoder's).
+				x.post[f][strings.Clone(v)] = bm
+			}
+			bm.Add(id)
+		}
+	}
+	for i, f := range contactFlags {
+		if en.flags&(1<<i) != 0 {
+			x.flags[f].Add(id)
+		}
+	}
+	for _, w := range strings.Fields(en.title) {
+		bm := x.words[w]
+		if bm == nil {
+			bm = roaring.New()
+			x.words[strings.Clone(w)] = bm
+		}
+		bm.Add(id)
+	}
+	x.live.Add(id)
+}
+
+// grow appends one id's room to every column.
+func (x *contactIndex) grow() {
+	x.persona = append(x.persona, 0)
+	x.scale = append(x.scale, 0)
+	x.conns = append(x.conns, 0)
+	x.jobs = append(x.jobs, 0)
+	x.rank = append(x.rank, 0)
+	x.domID = append(x.domID, 0)
+	x.titleAt, x.titleLen = append(x.titleAt, 0), append(x.titleLen, 0)
+	x.nameAt, x.nameLen = append(x.nameAt, 0), append(x.nameLen, 0)
+}
+
+// setRow fills contact id's columns: persona id, vector, scalars, text
+// and interned employer domain.
+func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 	if x.dim == 0 {
 		x.dim = len(en.vec)
 	}
-	x.ids[pid] = id
 	x.persona[id] = pid
 	c := int(id) / chunkDocs
 	for len(x.vecs) <= c {
@@ -513,70 +693,26 @@ func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
 	}
 	did, ok := x.domIDs[dom]
 	if !ok {
+		dom = strings.Clone(dom)
 		did = uint32(len(x.domNames))
 		x.domIDs[dom] = did
 		x.domNames = append(x.domNames, dom)
 	}
 	x.domID[id] = did
-	for i, f := range contactKeyword {
-		for _, v := range en.kw[i] {
-			if hashedField(f) {
-				h := valueHash(v)
-				if first, taken := x.uniq[f][h]; taken {
-					if len(x.dups[f][h]) == 0 {
-						x.dups[f][h] = []uint32{first}
-					}
-					x.dups[f][h] = append(x.dups[f][h], id)
-				} else {
-					x.uniq[f][h] = id
-				}
-				continue
-			}
-			if x.bulk != nil {
-				m := x.bulk.post[f]
-				if m == nil {
-					m = map[string][]uint32{}
-					x.bulk.post[f] = m
-				}
-				m[v] = append(m[v], id)
-				continue
-			}
-			bm := x.post[f][v]
-			if bm == nil {
-				bm = roaring.New()
-				// A copy: the value may share memory with the rest of
-				// its record (the ingest decoder's).
-				x.post[f][strings.Clone(v)] = bm
-			}
-			bm.Add(id)
+}
+
+// addHashed maps the hash of a nearly unique value (email, LinkedIn
+// handle) to contact id.
+func (x *contactIndex) addHashed(f index.Field, v string, id uint32) {
+	h := valueHash(v)
+	if first, taken := x.uniq[f][h]; taken {
+		if len(x.dups[f][h]) == 0 {
+			x.dups[f][h] = []uint32{first}
 		}
+		x.dups[f][h] = append(x.dups[f][h], id)
+	} else {
+		x.uniq[f][h] = id
 	}
-	for i, f := range contactFlags {
-		if en.flags&(1<<i) != 0 {
-			if x.bulk != nil {
-				x.bulk.flags[f] = append(x.bulk.flags[f], id)
-			} else {
-				x.flags[f].Add(id)
-			}
-		}
-	}
-	for _, w := range strings.Fields(en.title) {
-		if x.bulk != nil {
-			x.bulk.words[w] = append(x.bulk.words[w], id)
-			continue
-		}
-		bm := x.words[w]
-		if bm == nil {
-			bm = roaring.New()
-			x.words[w] = bm
-		}
-		bm.Add(id)
-	}
-	if x.bulk != nil {
-		x.bulk.live = append(x.bulk.live, id)
-		return
-	}
-	x.live.Add(id)
 }
 
 // unplace removes contact id, whose entry was old, from the index.
@@ -621,8 +757,10 @@ func (x *contactIndex) unplace(id uint32, old *cEntry) {
 			bm.Remove(id)
 		}
 	}
-	delete(x.ids, x.persona[id])
-	x.free = append(x.free, id)
+	if id >= x.loaded {
+		delete(x.ids, x.persona[id])
+		x.free = append(x.free, id)
+	}
 }
 
 // storedEntry reads a contact's current entry, nil when there is none.
@@ -693,7 +831,7 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 	x.mu.RLock()
 	var existing []int
 	for i := range ws {
-		if _, ok := x.ids[ws[i].pid]; ok {
+		if _, ok := x.idOf(ws[i].pid); ok {
 			existing = append(existing, i)
 		}
 	}
@@ -747,7 +885,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 	x.mu.RLock()
 	var found []int64
 	for _, pid := range ids {
-		if _, ok := x.ids[pid]; ok && !slices.Contains(found, pid) {
+		if _, ok := x.idOf(pid); ok && !slices.Contains(found, pid) {
 			found = append(found, pid)
 		}
 	}
@@ -769,7 +907,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 	x.mu.Lock()
 	x.dropSets()
 	for i, pid := range found {
-		if id, ok := x.ids[pid]; ok && olds[i] != nil {
+		if id, ok := x.idOf(pid); ok && olds[i] != nil {
 			x.unplace(id, olds[i])
 		}
 	}
@@ -808,7 +946,7 @@ func (e *Engine) ContactVectors(ctx context.Context, ids []int64) (map[int64][]f
 	defer x.mu.RUnlock()
 	out := map[int64][]float32{}
 	for _, pid := range ids {
-		if id, ok := x.ids[pid]; ok {
+		if id, ok := x.idOf(pid); ok {
 			out[pid] = x.vector(id)
 		}
 	}
@@ -905,7 +1043,7 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 				if err != nil {
 					continue
 				}
-				if id, ok := x.ids[pid]; ok {
+				if id, ok := x.idOf(pid); ok {
 					out.Add(id)
 				}
 			}
@@ -1337,7 +1475,7 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 		}
 		c.SetEmployer(*co)
 		x.mu.RLock()
-		id := x.ids[pid]
+		id, _ := x.idOf(pid)
 		vec := x.vector(id)
 		x.mu.RUnlock()
 		en := newCEntry(&c, vec)
