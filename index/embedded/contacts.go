@@ -238,23 +238,6 @@ func newCEntry(c *record.Contact, vec []float32) cEntry {
 	return e
 }
 
-// quantize maps a vector to int8 with a per-vector scale.
-func quantize(v []float32) (float32, []int8) {
-	var m float32
-	for _, x := range v {
-		m = max(m, abs32(x))
-	}
-	out := make([]int8, len(v))
-	if m == 0 {
-		return 0, out
-	}
-	s := m / 127
-	for i, x := range v {
-		out[i] = int8(math.Round(float64(x / s)))
-	}
-	return s, out
-}
-
 func (e *cEntry) marshal(dst []byte) []byte {
 	for _, vals := range e.kw {
 		dst = binary.AppendUvarint(dst, uint64(len(vals)))

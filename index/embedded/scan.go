@@ -12,15 +12,15 @@ import (
 
 // Query planner for vector search.
 //
-// Small candidate sets are scanned exactly: the float32 dot product of every
-// candidate. Large ones go through three passes, each over fewer documents:
+// Small candidate sets are scanned exactly: the int8 dot product (dotID,
+// quant.go) of every candidate. Large ones go through three passes, each over fewer documents:
 //
 //  1. screen: unweighted Hamming similarity of the sign sketches (a few ns a
 //     document) keeps the best screenFrac of the candidates;
 //  2. refine: the sign sketches again, each agreeing dimension weighted by
 //     the query component's magnitude quantized to refinePlanes bits, keeps
 //     a pool of poolSize(C, k);
-//  3. rescore: the exact float32 dot product of the pool gives the final
+//  3. rescore: the exact int8 dot product of the pool gives the final
 //     order and the returned similarities, so similarities are always exact
 //     and only membership in the top k is approximate.
 //
@@ -290,7 +290,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	step := max(1, c/totalSample)
 	hits, seen := 0, 0
 	for i := 0; i < c; i += step {
-		if dot(q, e.vectorOf(ids[i])) >= min {
+		if e.dotID(q, ids[i]) >= min {
 			hits++
 		}
 		seen++
@@ -446,7 +446,7 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 	}
 }
 
-// exact scans ids with the float32 dot product: the best k at or above min
+// exact scans ids with the int8 dot product (dotID): the best k at or above min
 // and how many are at or above min.
 func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float32, k int) ([]scored, int) {
 	workers := runtime.GOMAXPROCS(0)
@@ -460,7 +460,7 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 			if i&4095 == 0 && ctx.Err() != nil {
 				return
 			}
-			s := dot(q, e.vectorOf(id))
+			s := e.dotID(q, id)
 			if s < min {
 				continue
 			}
