@@ -386,6 +386,10 @@ func fullOf(tb testing.TB, e *Engine) *fullVectors {
 	if f := fullByEng[e]; f != nil {
 		return f
 	}
+	// A bulk load's buffered entries are not in the store yet.
+	if err := e.Refresh(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	f := &fullVectors{dim: e.dim, half: make([]byte, 2*e.dim*len(e.domains))}
