@@ -431,11 +431,7 @@ func (f *fullVectors) exactFull(e *Engine, ids []uint32, q []float32, k int) []s
 		v := make([]float32, f.dim)
 		for _, id := range ids[lo:hi] {
 			getHalfs(v, f.half[int(id)*2*f.dim:])
-			var s float32
-			for i, x := range q {
-				s += x * v[i]
-			}
-			h.offer(scored{id: id, score: s})
+			h.offer(scored{id: id, score: fullDot(q, v)})
 		}
 		heaps[w] = h
 	})
