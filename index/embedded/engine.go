@@ -4,7 +4,9 @@
 // from in-memory roaring bitmaps and columns rebuilt from the persisted
 // entries at open; vectors are resident as int8 with a per-vector scale
 // (quant.go); vector search scans small candidate sets exactly and large
-// ones through sign-sketch passes with exact int8 rescoring (scan.go).
+// ones through sign-sketch passes with int8 rescoring (scan.go), and the
+// best candidates are rescored with the full-precision vectors kept on
+// disk (rescore.go).
 package embedded
 
 import (

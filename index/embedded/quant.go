@@ -7,11 +7,12 @@ import (
 
 // Quantized vectors. Company and contact vectors are resident as int8 with
 // one float32 scale per vector (symmetric: the largest component maps to
-// ±127): a quarter of float32's memory. A document's similarity to a query
-// is the float32 query times its int8 components, times its scale
-// (dotInt8): the query keeps full precision, and every plan of the engine
-// scores a document through the same function, so it scores the same
-// whichever plan ran.
+// ±127): a quarter of float32's memory. A document's int8 similarity to a
+// query is the float32 query times its int8 codes, times its scale
+// (dotInt8, Engine.dotID): the query keeps full precision, and every plan
+// ranks candidates through this one function. The company search then
+// rescores its best candidates at full precision (rescore.go), which gives
+// the returned similarities.
 
 // quantize maps a vector to int8 with a per-vector scale.
 func quantize(v []float32) (float32, []int8) {

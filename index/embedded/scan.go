@@ -20,9 +20,10 @@ import (
 //  2. refine: the sign sketches again, each agreeing dimension weighted by
 //     the query component's magnitude quantized to refinePlanes bits, keeps
 //     a pool of poolSize(C, k);
-//  3. rescore: the exact int8 dot product of the pool gives the final
-//     order and the returned similarities, so similarities are always exact
-//     and only membership in the top k is approximate.
+//  3. rescore: the int8 dot product of the pool gives the order, the same
+//     for a document whichever plan ran; only membership in the top k is
+//     approximate. SearchCompanies then rescores the best of them at full
+//     precision (rescore.go).
 //
 // The pool sizes were measured on a 1M-company demo index (bench_test.go):
 // recall@100 >= 0.99 for stored-company queries and ~0.98 for mixtures of
