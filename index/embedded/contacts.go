@@ -1070,20 +1070,8 @@ func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []floa
 				if i&4095 == 0 && ctx.Err() != nil {
 					return
 				}
-				v := x.vecOf(id)
-				v = v[:len(q)]
-				var a0, a1, a2, a3 float32
-				k := 0
-				for ; k+4 <= len(q); k += 4 {
-					a0 += q[k] * float32(v[k])
-					a1 += q[k+1] * float32(v[k+1])
-					a2 += q[k+2] * float32(v[k+2])
-					a3 += q[k+3] * float32(v[k+3])
-				}
-				for ; k < len(q); k++ {
-					a0 += q[k] * float32(v[k])
-				}
-				if s := (a0 + a1 + a2 + a3) * x.scale[id]; s >= minSim {
+				// The kernel the company index uses (quant.go).
+				if s := dotInt8(q, x.vecOf(id)) * x.scale[id]; s >= minSim {
 					local = append(local, cScored{id: id, score: s})
 				}
 			}
