@@ -12,6 +12,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
+	"github.com/x448/float16"
 )
 
 // entry is the part of a company the in-memory index needs: what filters
@@ -320,6 +321,30 @@ func (e *entry) marshal(dst []byte) []byte {
 	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
 	putHalfs(dst[at:], e.vector)
 	return dst
+}
+
+// sketch writes the sign sketch of the entry's full-precision vector at
+// binary16 precision into dst: the same bits whether the entry was just
+// built or read back, and not the codes', which round a small component
+// to 0 and lose its sign (the screen missed neighbours of mixture queries
+// with them).
+func (e *entry) sketch(dst []uint64) {
+	clear(dst)
+	set := func(i int, h uint16) {
+		// > 0: sign clear, not ±0, not NaN.
+		if h&0x8000 == 0 && h&0x7fff != 0 && (h&0x7c00 != 0x7c00 || h&0x3ff == 0) {
+			dst[i/64] |= 1 << uint(i%64)
+		}
+	}
+	if e.vector == nil {
+		for i := range len(e.half) / 2 {
+			set(i, binary.LittleEndian.Uint16(e.half[2*i:]))
+		}
+		return
+	}
+	for i, x := range e.vector {
+		set(i, float16.Fromfloat32(x).Bits())
+	}
 }
 
 // full returns the entry's full-precision vector (binary16 precision for

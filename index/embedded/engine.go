@@ -458,7 +458,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 	v := e.int8Of(id)
 	copy(v, en.codes)
 	e.scales[id] = en.scale
-	sketch(v, e.signOf(id))
+	en.sketch(e.signOf(id))
 	for slot, vals := range en.terms {
 		if slot == domainSlot {
 			continue // ids answers domain terms; a bitmap per domain would waste memory

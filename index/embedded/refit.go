@@ -573,7 +573,7 @@ func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec
 		v, scale := vecAt(id)
 		copy(v, en.codes)
 		*scale = en.scale
-		sketch(v, signAt(id))
+		en.sketch(signAt(id))
 	}
 	return nil
 }

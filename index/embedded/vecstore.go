@@ -18,7 +18,7 @@ const hugePage = 2 << 20
 func signWords(dim int) int { return (dim + 63) / 64 }
 
 // sketch writes the sign sketch of v into dst (signWords(len(v)) words).
-func sketch[T float32 | int8](v []T, dst []uint64) {
+func sketch(v []float32, dst []uint64) {
 	for w := range dst {
 		var x uint64
 		part := v[w*64 : min(len(v), w*64+64)]
