@@ -48,7 +48,12 @@ func runServe(ctx context.Context, args []string) error {
 	cf := addCrawlFlags(fs)
 	crf := addCRMFlags(fs)
 	pf := addEmbedderFlags(fs)
+	ff := addFitFlags(fs)
 	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	fit, err := ff.options()
+	if err != nil {
 		return err
 	}
 	emailCfg, err := ef.config()
@@ -96,7 +101,7 @@ func runServe(ctx context.Context, args []string) error {
 		}
 		if empty {
 			log.Info().Int("companies", *demoN).Msg("empty index: building the demo corpus")
-			s, took, err := loadDemo(ctx, eng, *demoN, int64(*seed))
+			s, took, err := loadDemo(ctx, eng, *demoN, int64(*seed), fit)
 			if err != nil {
 				return err
 			}
@@ -152,7 +157,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	jc.CRM = crmSvc
-	refits, canRefit := newRefitService(eng, log)
+	refits, canRefit := newRefitService(eng, log, fit)
 	if canRefit {
 		refits.Embedder = provider
 		jc.Refit = refits
