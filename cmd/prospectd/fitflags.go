@@ -8,8 +8,9 @@ import (
 
 // defaultLabelDims is --label-dims' default: the label directions a new
 // fit of the built-in model learns from the fit sample's industry labels
-// (decisions.md, "Label directions at 1M").
-const defaultLabelDims = 0
+// (decisions.md, "Label directions on by default (2026-11-27)"). A sample
+// without labels fits as with 0.
+const defaultLabelDims = embedding.DefaultLabelDims
 
 // fitFlags configure a fit of the built-in model: a new index's first
 // load (demo, ingest, serve --demo) and a refit. An index keeps the model
