@@ -147,6 +147,10 @@ func (b *Box) Open(sealed, aad string) (string, error) {
 	return string(plain), nil
 }
 
+// IsSealed reports whether s has the form Seal gives (a value stored
+// before sealing, such as a "whsec_" webhook secret, does not).
+func IsSealed(s string) bool { return strings.HasPrefix(s, "v1:") }
+
 // NeedsRotation reports whether sealed was made under a key other than the
 // primary one (re-seal it to finish a rotation).
 func (b *Box) NeedsRotation(sealed string) bool {
