@@ -89,12 +89,12 @@ type ProspectingRuns interface {
 type WebhookEvent struct {
 	// Source orders events: those of one source (a run) are delivered one
 	// after another, in the order they were queued ("" for none).
-	Source string
+	Source  string
 	ID, URL string
 	// Secret is the signing secret as stored: sealed (package secrets)
 	// with EventSecretAAD, or plaintext when queued by a version before
 	// sealing.
 	Secret string
-	Body            []byte
-	At              time.Time
+	Body   []byte
+	At     time.Time
 }
