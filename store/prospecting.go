@@ -50,7 +50,8 @@ type RunMessage struct {
 // store/storetest holds both to one suite.
 type ProspectingRuns interface {
 	// CreateRun stores r (Rev and times assigned, and ID when empty: a
-	// caller may choose it, to bind a sealed secret in r.Data to the run)
+	// caller may choose it, a UUID, to bind a sealed secret in r.Data to
+	// the run)
 	// unless the organization already has a run with r.IdemKey, which it
 	// returns with created false.
 	CreateRun(ctx context.Context, r ProspectingRun) (run ProspectingRun, created bool, err error)

@@ -16,7 +16,7 @@ func (s *Store) ResealWebhookSecrets(ctx context.Context, fix func(stored, aad s
 	rows, err := s.r.QueryContext(ctx, `
 		SELECT 'monitor', id, 0, secret, query_id, NULL FROM saved_monitors
 		UNION ALL SELECT 'event', event_id, 0, secret, source, NULL FROM webhook_queue WHERE secret <> ''
-		UNION ALL SELECT 'run', id, rev, '', '', data FROM prospecting_runs WHERE data LIKE '%"webhook_secret"%'`)
+		UNION ALL SELECT 'run', id, rev, '', '', data FROM prospecting_runs WHERE CAST(data AS TEXT) LIKE '%"webhook_secret"%'`)
 	if err != nil {
 		return 0, fmt.Errorf("read webhook secrets: %w", err)
 	}
