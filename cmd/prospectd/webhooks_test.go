@@ -22,24 +22,6 @@ import (
 	"github.com/openprospect/prospectd/store/sqlite"
 )
 
-// lockedBuffer collects a process's output written from two pipes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // hookReceiver records the webhooks it gets, by webhook-id.
 type hookReceiver struct {
 	mu  sync.Mutex
@@ -125,7 +107,9 @@ func TestServeSealsWebhookSecrets(t *testing.T) {
 	}
 	st.Close()
 
-	var out lockedBuffer
+	// Written by one goroutine (exec's, stdout and stderr being one
+	// writer), read once serve has stopped.
+	var out bytes.Buffer
 	sctx, cancel := context.WithCancel(ctx)
 	cmd := exec.CommandContext(sctx, bin, "serve", "--demo", "300", "--addr", addr, "--data-dir", dir, "--log-format", "json", "--webhook-allow-private")
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
@@ -142,15 +126,17 @@ func TestServeSealsWebhookSecrets(t *testing.T) {
 		}
 	}
 	t.Cleanup(stop)
-	var key string
-	for deadline := time.Now().Add(90 * time.Second); key == "" || !healthy(addr); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(90 * time.Second); !healthy(addr); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
+			stop()
 			t.Fatalf("serve did not come up:\n%s", out.String())
 		}
-		if m := keyLine.FindStringSubmatch(out.String()); m != nil {
-			key = m[1]
-		}
 	}
+	rawKey, err := os.ReadFile(filepath.Join(dir, "demo-api-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := strings.TrimSpace(string(rawKey))
 
 	// The legacy queued event, sealed at start-up, still signs.
 	g := rcv.wait(t, legacyEvent, 30*time.Second)
@@ -158,20 +144,11 @@ func TestServeSealsWebhookSecrets(t *testing.T) {
 		t.Fatalf("legacy event: %v", err)
 	}
 	// A new run's events are signed with the secret shown once.
-	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/prospecting/runs",
-		strings.NewReader(`{"brief":"Find 3 SaaS companies offering subscription billing","deliverable":"accounts","webhook_url":"`+rcv.srv.URL+`"}`))
-	req.Header.Set("X-API-Key", key)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Idempotency-Key", "hook-run")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var started map[string]any
-	decodeBody(res, &started)
+	started := startRun(t, addr, key, "hook-run", map[string]any{"brief": "Find 3 SaaS companies offering subscription billing",
+		"deliverable": "accounts", "webhook_url": rcv.srv.URL})
 	secret, _ := started["webhook_secret"].(string)
-	if res.StatusCode != http.StatusAccepted || !strings.HasPrefix(secret, "whsec_") {
-		t.Fatalf("start: %d %v", res.StatusCode, started)
+	if !strings.HasPrefix(secret, "whsec_") {
+		t.Fatalf("start: %v", started)
 	}
 	g = rcv.wait(t, "run_"+started["run_id"].(string), 30*time.Second)
 	if err := saved.Verify(secret, g.header, g.body, time.Now(), 5*time.Minute); err != nil {
