@@ -24,6 +24,7 @@ import (
 	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
+	"github.com/openprospect/prospectd/store/storetest"
 )
 
 // receiver is a loopback webhook endpoint that fails the first attempts
@@ -67,16 +68,6 @@ func newReceiver(t *testing.T, failing int) *receiver {
 	return rc
 }
 
-// testBox is the secrets key of the tests' webhook senders.
-func testBox(t *testing.T, b byte) *secrets.Box {
-	t.Helper()
-	box, err := secrets.New(bytes.Repeat([]byte{b}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return box
-}
-
 // sender is a loopback-reaching sender sealing with box.
 func sender(box *secrets.Box, log zerolog.Logger, backoff []time.Duration, lease time.Duration) *saved.Webhooks {
 	return &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: box, Log: log, Backoff: backoff, Lease: lease}
@@ -101,7 +92,7 @@ func holds(t *testing.T, dbPath string, b string) bool {
 func TestRunWebhookEvents(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	var logs bytes.Buffer
-	hooks := &prospecting.Webhooks{AllowPrivate: true, Sender: sender(testBox(t, 1), zerolog.New(&logs),
+	hooks := &prospecting.Webhooks{AllowPrivate: true, Sender: sender(storetest.Box(t, 1), zerolog.New(&logs),
 		[]time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}, 0)}
 	e.svc.Webhooks = hooks
 	rc := newReceiver(t, 2)
@@ -198,7 +189,7 @@ func TestRunWebhookEvents(t *testing.T) {
 }
 
 func TestRunWebhookURLRefused(t *testing.T) {
-	svc := &prospecting.Service{Webhooks: &prospecting.Webhooks{Sender: sender(testBox(t, 1), zerolog.Nop(), nil, 0)}}
+	svc := &prospecting.Service{Webhooks: &prospecting.Webhooks{Sender: sender(storetest.Box(t, 1), zerolog.Nop(), nil, 0)}}
 	for _, u := range []string{"ftp://example.com/hook", "http://127.0.0.1:9/hook", "http://localhost/hook", "not a url"} {
 		_, _, err := svc.Start(context.Background(), prospecting.Actor{}, "k", prospecting.Request{Brief: billingBrief, WebhookURL: u})
 		var fe *prospecting.FieldError
@@ -252,7 +243,7 @@ func TestRunWebhookSurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	backoff := []time.Duration{400 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}
-	box := testBox(t, 1)
+	box := storetest.Box(t, 1)
 	hooks := func() *prospecting.Webhooks {
 		return &prospecting.Webhooks{AllowPrivate: true, Sender: sender(box, zerolog.Nop(), backoff, 300*time.Millisecond)}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
+	"github.com/openprospect/prospectd/store/storetest"
 )
 
 func TestParseSchedule(t *testing.T) {
@@ -127,7 +128,7 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 			runs++
 			return results[runs-1], nil
 		},
-		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: testBox(t, 1), Log: zerolog.New(&logs),
+		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: storetest.Box(t, 1), Log: zerolog.New(&logs),
 			Backoff: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}},
 	}
 	check := func(json.RawMessage) error { return nil }
@@ -209,19 +210,6 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 	}
 }
 
-func testBox(t *testing.T, primary byte, old ...byte) *secrets.Box {
-	t.Helper()
-	var olds [][]byte
-	for _, o := range old {
-		olds = append(olds, bytes.Repeat([]byte{o}, 32))
-	}
-	box, err := secrets.New(bytes.Repeat([]byte{primary}, 32), olds...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return box
-}
-
 // TestSealedSecretSigns: the delivery loop opens a stored secret only to
 // sign — a sealed one with the sender's key (or a rotated-out key it still
 // holds), a plaintext one stored before sealing as it is — and a secret it
@@ -236,7 +224,7 @@ func TestSealedSecretSigns(t *testing.T) {
 		}
 		return v
 	}
-	a := testBox(t, 1)
+	a := storetest.Box(t, 1)
 	monAAD, evAAD := store.MonitorSecretAAD("q"), store.EventSecretAAD("", "ev")
 	for _, tc := range []struct {
 		name   string
@@ -249,9 +237,9 @@ func TestSealedSecretSigns(t *testing.T) {
 		{"sealed event", true, seal(a, evAAD), a, ""},
 		{"legacy plaintext", false, secret, a, ""},
 		{"legacy plaintext event", true, secret, nil, ""},
-		{"rotated, old key kept", false, seal(a, monAAD), testBox(t, 2, 1), ""},
-		{"rotated out", false, seal(a, monAAD), testBox(t, 2), "sealed with an unknown key"},
-		{"rotated out event", true, seal(a, evAAD), testBox(t, 2), "sealed with an unknown key"},
+		{"rotated, old key kept", false, seal(a, monAAD), storetest.Box(t, 2, 1), ""},
+		{"rotated out", false, seal(a, monAAD), storetest.Box(t, 2), "sealed with an unknown key"},
+		{"rotated out event", true, seal(a, evAAD), storetest.Box(t, 2), "sealed with an unknown key"},
 		{"no key", false, seal(a, monAAD), nil, "no secrets key"},
 		{"bound to another monitor", false, seal(a, store.MonitorSecretAAD("other")), a, "does not open"},
 	} {
@@ -351,7 +339,7 @@ func TestWebhookRetriesSurviveARestart(t *testing.T) {
 	results := [][]string{{"a.com"}, {"a.com", "b.com"}}
 	runs := 0
 	backoff := []time.Duration{400 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}
-	box := testBox(t, 1)
+	box := storetest.Box(t, 1)
 	newMonitors := func(st *sqlite.Store) *saved.Monitors {
 		return &saved.Monitors{Store: st, Queries: st, Now: func() time.Time { return now }, DeliveryEvery: 20 * time.Millisecond,
 			Discover: func(context.Context, saved.Monitor, json.RawMessage) ([]string, error) {

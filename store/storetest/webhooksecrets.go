@@ -33,7 +33,9 @@ func RunWebhookSecrets(t *testing.T, open func(t *testing.T) WebhookSecretStore)
 	t.Run("ChosenRunID", func(t *testing.T) { testChosenRunID(t, open(t)) })
 }
 
-func testBox(t *testing.T, primary byte, old ...byte) *secrets.Box {
+// Box is a secrets.Box for tests: primary and old keys of 32 repeated
+// bytes each.
+func Box(t *testing.T, primary byte, old ...byte) *secrets.Box {
 	t.Helper()
 	var olds [][]byte
 	for _, o := range old {
@@ -163,7 +165,7 @@ func testSealLegacySecrets(t *testing.T, s WebhookSecretStore) {
 		}
 	}
 
-	old := testBox(t, 1)
+	old := Box(t, 1)
 	n, got, err := pass(old)
 	if err != nil || n != 4 {
 		t.Fatalf("first pass: %d sealed, %v; saw %v", n, err, got)
@@ -180,7 +182,7 @@ func testSealLegacySecrets(t *testing.T, s WebhookSecretStore) {
 
 	// A key that opens none of them: nothing changes, every row is named.
 	before := secretsNow()
-	n, _, err = pass(testBox(t, 3, 4))
+	n, _, err = pass(Box(t, 3, 4))
 	if err == nil || n != 0 || !errors.Is(err, secrets.ErrUnknownKey) {
 		t.Fatalf("unknown key: %d, %v", n, err)
 	}
@@ -195,7 +197,7 @@ func testSealLegacySecrets(t *testing.T, s WebhookSecretStore) {
 
 	// Rotation: the old key among the old ones seals all again under the
 	// new one; a monitor replaced meanwhile keeps its new secret.
-	rotated := testBox(t, 2, 1)
+	rotated := Box(t, 2, 1)
 	replaced := false
 	n, err = s.ResealWebhookSecrets(ctx, func(stored, aad string) (string, bool, error) {
 		if aad == aads["monitor"] && !replaced {
@@ -214,7 +216,7 @@ func testSealLegacySecrets(t *testing.T, s WebhookSecretStore) {
 	if after["monitor"] != "v1:new" {
 		t.Fatalf("the pass overwrote a monitor replaced meanwhile: %q", after["monitor"])
 	}
-	newOnly := testBox(t, 2)
+	newOnly := Box(t, 2)
 	for _, k := range []string{"run", "ev-run", "ev-lone"} {
 		if p, err := newOnly.Open(after[k], aads[k]); err != nil || p != want[k] {
 			t.Fatalf("%s after rotation: %q %v", k, p, err)
