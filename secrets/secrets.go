@@ -1,4 +1,5 @@
-// Package secrets seals integration API keys for storage: AES-256-GCM with
+// Package secrets seals secrets for storage (integration API keys, CRM
+// tokens, webhook signing secrets): AES-256-GCM with
 // a random nonce per value, under a 32-byte key that comes from
 // configuration or from a key file the service generates with 0600
 // permissions. Sealed values carry the key's id, so keys can be rotated:
