@@ -401,17 +401,24 @@ func HybridMethod(name string, opt embedding.Options, n int, weight float64) Met
 	}}
 }
 
-// Methods are the rows of the relevance benchmark: the two baselines, the
-// embedder as shipped (text only, and with the labelled set's labels as
-// terms of the fit sample), the embedder with label directions and term
-// gains, its lexical signatures alone, and the hybrid rerank of the two.
+// Methods are the rows of the relevance benchmark: the two baselines
+// (over the plural-stemmed terms of format-version-2 models, whatever the
+// embedder's stemmer), the embedder as shipped (text only, and with the
+// labelled set's labels as terms of the fit sample), the embedder with
+// label directions and term gains, both also with the Snowball English
+// stemmer, the lexical signatures alone, and the hybrid rerank of the two.
 func Methods() []Method {
 	labels := embedding.Options{LabelDims: embedding.DefaultLabelDims}
+	english := embedding.Options{Stemming: embedding.StemEnglish}
+	labelsEnglish := labels
+	labelsEnglish.Stemming = embedding.StemEnglish
 	return []Method{
 		TFIDFMethod(), SVDMethod(256),
 		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{}, false),
 		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{}, true),
+		EmbedderMethod("embedder, unsupervised, labels as fit terms, English stemmer", english, true),
 		EmbedderMethod(LabelMethod, labels, true),
+		EmbedderMethod(LabelMethod+", English stemmer", labelsEnglish, true),
 		LexicalMethod("lexical: model terms, IDF × label gains", labels),
 		HybridMethod(fmt.Sprintf("hybrid: vector top %d reranked by + %.1f × lexical", HybridTop, HybridWeight), labels, HybridTop, HybridWeight),
 	}
