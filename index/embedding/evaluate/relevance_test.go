@@ -119,12 +119,7 @@ func TestSplitCompanies(t *testing.T) {
 // TestBenchmarkNeverShowsRankedLabels: methods get the ranked companies
 // without labels and a labelled set disjoint from them.
 func TestBenchmarkNeverShowsRankedLabels(t *testing.T) {
-	var cs []Company
-	for i := 0; i < 200; i++ {
-		lbl := []string{"bank", "farm"}[i%2]
-		cs = append(cs, Company{Name: string(rune('A'+i%26)) + string(rune('a'+i/26)), Description: lbl + " company number", Label: lbl})
-	}
-	s := SplitCompanies(cs)
+	s := SplitCompanies(separableCompanies())
 	spy := Method{Name: "spy", Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
 		names := map[string]bool{}
 		for _, c := range labelled {
@@ -159,12 +154,7 @@ func TestBenchmarkNeverShowsRankedLabels(t *testing.T) {
 // TestTuningBenchmarkNeverSeesHeldOut: the tuning-only run hands methods
 // tuning companies only, ranked or labelled, and prints no held-out column.
 func TestTuningBenchmarkNeverSeesHeldOut(t *testing.T) {
-	var cs []Company
-	for i := 0; i < 200; i++ {
-		lbl := []string{"bank", "farm"}[i%2]
-		cs = append(cs, Company{Name: string(rune('A'+i%26)) + string(rune('a'+i/26)), Description: lbl + " company number", Label: lbl})
-	}
-	s := SplitCompanies(cs)
+	s := SplitCompanies(separableCompanies())
 	held := map[string]bool{}
 	for _, c := range s.HeldOut {
 		held[c.Name] = true
@@ -193,4 +183,14 @@ func TestTuningBenchmarkNeverSeesHeldOut(t *testing.T) {
 	if out := tables[0].String(); strings.Contains(out, "held-out P@10") || !strings.Contains(out, "| tfidf cosine | 1.000 | 1.000 | 1.000 |") {
 		t.Errorf("table:\n%s", out)
 	}
+}
+
+// separableCompanies are 200 companies whose description names their label.
+func separableCompanies() []Company {
+	var cs []Company
+	for i := 0; i < 200; i++ {
+		lbl := []string{"bank", "farm"}[i%2]
+		cs = append(cs, Company{Name: string(rune('A'+i%26)) + string(rune('a'+i/26)), Description: lbl + " company number", Label: lbl})
+	}
+	return cs
 }
