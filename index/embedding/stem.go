@@ -28,7 +28,7 @@ const (
 
 // stemCacheSize bounds a tokenizer's memo of stems; company text is
 // Zipfian, so a few thousand entries catch nearly every word.
-const stemCacheSize = 1 << 13
+const stemCacheSize = 1 << 15
 
 // snowball returns the English stem of the ASCII word w whose term hash is
 // h, written over w (changed true), or w itself when the stemmer leaves it
