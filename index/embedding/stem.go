@@ -26,8 +26,9 @@ const (
 	StemEnglish
 )
 
-// stemCacheSize bounds a tokenizer's memo of stems; company text is
-// Zipfian, so a few thousand entries catch nearly every word.
+// stemCacheSize bounds a tokenizer's memo of stems (grown as needed,
+// started over when full). 8,192 kept refilling on 20,000 demo companies
+// (13 stemmer runs per document); 32,768 leaves one or two.
 const stemCacheSize = 1 << 15
 
 // snowball returns the English stem of the ASCII word w whose term hash is
