@@ -122,3 +122,27 @@ func TestEnglishModelRoundTrip(t *testing.T) {
 		t.Errorf("unknown stemming: Fit error %v, want ErrInvalidOptions", err)
 	}
 }
+
+// FuzzTermsEnglish: with the English stemmer, the hashes of the embedding
+// path are the hashes of the terms TermsWith shows, memo hits included.
+func FuzzTermsEnglish(f *testing.F) {
+	for _, s := range []string{"Banking for insurers", "yyyy eeee sses ied", "x-ray 1999 it's", "generalizations happily", "\xff\xfe"} {
+		f.Add(s)
+	}
+	tk := tokenizer{stemming: StemEnglish}
+	f.Fuzz(func(t *testing.T, s string) {
+		terms := TermsWith(s, StemEnglish)
+		for range 2 {
+			var c hashCollector
+			tk.terms(s, &c)
+			if len(terms) != len(c.hashes) {
+				t.Fatalf("%q: %d terms, %d hashes", s, len(terms), len(c.hashes))
+			}
+			for i, term := range terms {
+				if term == "" || c.hashes[i] != termHash([]byte(term)) {
+					t.Fatalf("%q: term %q, hash %x", s, term, c.hashes[i])
+				}
+			}
+		}
+	})
+}
