@@ -10,6 +10,10 @@
 // tables in Markdown:
 //
 //	go run ./cmd/embedeval -data ../shared/data/wikipedia-companies.jsonl -relevance
+//
+// With -tuning-only as well it measures the tuning part alone: what a
+// search over settings may look at (the held-out part is measured once,
+// for the setting chosen).
 package main
 
 import (
@@ -28,6 +32,7 @@ func main() {
 	iters := flag.Int("power-iterations", 0, "randomized SVD power iterations (0: default)")
 	seed := flag.Int64("seed", 0, "SVD sketch seed")
 	relevance := flag.Bool("relevance", false, "run the relevance benchmark (tuning and held-out parts) instead")
+	tuningOnly := flag.Bool("tuning-only", false, "with -relevance: measure the tuning part only")
 	flag.Parse()
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "embedeval: -data is required")
@@ -35,7 +40,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *relevance {
-		if err := runRelevance(*data); err != nil {
+		if err := runRelevance(*data, *tuningOnly); err != nil {
 			fmt.Fprintln(os.Stderr, "embedeval:", err)
 			os.Exit(1)
 		}
@@ -68,7 +73,7 @@ func run(path string, opt embedding.Options, k int) error {
 	return nil
 }
 
-func runRelevance(path string) error {
+func runRelevance(path string, tuningOnly bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -78,7 +83,11 @@ func runRelevance(path string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	tables, err := evaluate.Benchmark(evaluate.SplitCompanies(companies), evaluate.Variants, evaluate.Methods())
+	bench := evaluate.Benchmark
+	if tuningOnly {
+		bench = evaluate.TuningBenchmark
+	}
+	tables, err := bench(evaluate.SplitCompanies(companies), evaluate.Variants, evaluate.Methods())
 	if err != nil {
 		return err
 	}
