@@ -63,14 +63,9 @@ func main() {
 }
 
 func run(path string, opt embedding.Options, k int) error {
-	f, err := os.Open(path)
+	companies, err := readCompanies(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	companies, err := evaluate.ReadJSONL(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	r, err := evaluate.Run(companies, opt, k)
 	if err != nil {
@@ -84,14 +79,9 @@ func run(path string, opt embedding.Options, k int) error {
 }
 
 func runRelevance(path string, tuningOnly bool) error {
-	f, err := os.Open(path)
+	companies, err := readCompanies(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	companies, err := evaluate.ReadJSONL(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	bench := evaluate.Benchmark
 	if tuningOnly {
@@ -108,14 +98,9 @@ func runRelevance(path string, tuningOnly bool) error {
 }
 
 func runAnalyze(path string) error {
-	f, err := os.Open(path)
+	companies, err := readCompanies(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	companies, err := evaluate.ReadJSONL(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	s := evaluate.SplitCompanies(companies)
 	for _, m := range evaluate.AnalyzedMethods() {
@@ -128,4 +113,18 @@ func runAnalyze(path string) error {
 		}
 	}
 	return nil
+}
+
+// readCompanies reads the labelled companies of a JSON lines file.
+func readCompanies(path string) ([]evaluate.Company, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	companies, err := evaluate.ReadJSONL(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return companies, nil
 }
