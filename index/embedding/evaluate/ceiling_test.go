@@ -102,3 +102,33 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestAnalyzeNeverSeesHeldOut: the analysis reads the tuning folds only,
+// and the method never gets a ranked company's labels.
+func TestAnalyzeNeverSeesHeldOut(t *testing.T) {
+	s := SplitCompanies(separableCompanies())
+	held := map[string]bool{}
+	for _, c := range s.HeldOut {
+		held[c.Name] = true
+	}
+	spy := Method{Name: "spy", Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
+		for _, d := range ranked {
+			if held[d.Name] || len(d.Industries) > 0 {
+				return nil, errors.New("a held-out or labelled company is ranked")
+			}
+		}
+		for _, c := range labelled {
+			if held[c.Name] {
+				return nil, errors.New("a held-out company is in the labelled set")
+			}
+		}
+		return func(i, j int) float64 { return 0 }, nil
+	}}
+	got, err := Analyze(s, Variants, spy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(Variants) || got[0].Queries != len(s.Tuning) {
+		t.Errorf("analysis %+v, want %d queries per variant", got, len(s.Tuning))
+	}
+}
