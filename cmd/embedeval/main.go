@@ -13,7 +13,9 @@
 //
 // With -tuning-only as well it measures the tuning part alone: what a
 // search over settings may look at (the held-out part is measured once,
-// for the setting chosen).
+// for the setting chosen). With -analyze it prints, for the tuning part
+// only, the ceilings the exact-label judgement leaves and the label-direction
+// embedder's top-10 error breakdown (evaluate.Analyze).
 package main
 
 import (
@@ -33,11 +35,19 @@ func main() {
 	seed := flag.Int64("seed", 0, "SVD sketch seed")
 	relevance := flag.Bool("relevance", false, "run the relevance benchmark (tuning and held-out parts) instead")
 	tuningOnly := flag.Bool("tuning-only", false, "with -relevance: measure the tuning part only")
+	analyze := flag.Bool("analyze", false, "print the relevance ceilings and error breakdown (tuning part only) instead")
 	flag.Parse()
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "embedeval: -data is required")
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *analyze {
+		if err := runAnalyze(*data); err != nil {
+			fmt.Fprintln(os.Stderr, "embedeval:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *relevance {
 		if err := runRelevance(*data, *tuningOnly); err != nil {
@@ -53,14 +63,9 @@ func main() {
 }
 
 func run(path string, opt embedding.Options, k int) error {
-	f, err := os.Open(path)
+	companies, err := readCompanies(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	companies, err := evaluate.ReadJSONL(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	r, err := evaluate.Run(companies, opt, k)
 	if err != nil {
@@ -74,14 +79,9 @@ func run(path string, opt embedding.Options, k int) error {
 }
 
 func runRelevance(path string, tuningOnly bool) error {
-	f, err := os.Open(path)
+	companies, err := readCompanies(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	companies, err := evaluate.ReadJSONL(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	bench := evaluate.Benchmark
 	if tuningOnly {
@@ -95,4 +95,36 @@ func runRelevance(path string, tuningOnly bool) error {
 		fmt.Println(t)
 	}
 	return nil
+}
+
+func runAnalyze(path string) error {
+	companies, err := readCompanies(path)
+	if err != nil {
+		return err
+	}
+	s := evaluate.SplitCompanies(companies)
+	for _, m := range evaluate.AnalyzedMethods() {
+		as, err := evaluate.Analyze(s, evaluate.Variants, m)
+		if err != nil {
+			return err
+		}
+		for _, a := range as {
+			fmt.Println(a)
+		}
+	}
+	return nil
+}
+
+// readCompanies reads the labelled companies of a JSON lines file.
+func readCompanies(path string) ([]evaluate.Company, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	companies, err := evaluate.ReadJSONL(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return companies, nil
 }

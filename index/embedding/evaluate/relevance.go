@@ -254,15 +254,8 @@ func benchmark(s Split, variants []Variant, methods []Method, heldOut bool) ([]T
 		if heldOut {
 			t.HeldOutSize = len(s.HeldOut)
 		}
-		apply := func(cs []Company) []Company {
-			out := make([]Company, len(cs))
-			for i, c := range cs {
-				out[i] = v.Apply(c)
-			}
-			return out
-		}
-		folds := [2][]Company{apply(s.Folds[0]), apply(s.Folds[1])}
-		held, tuning := apply(s.HeldOut), apply(s.Tuning)
+		folds := [2][]Company{applyAll(v, s.Folds[0]), applyAll(v, s.Folds[1])}
+		held, tuning := applyAll(v, s.HeldOut), applyAll(v, s.Tuning)
 		for _, m := range methods {
 			r := Row{Method: m.Name}
 			for f := range folds {
