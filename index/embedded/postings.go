@@ -1,0 +1,26 @@
+package embedded
+
+import "github.com/RoaringBitmap/roaring/v2"
+
+// compactPostings rewrites every posting bitmap at its exact size. Bitmaps
+// filled id by id (AddMany) keep the growth slack of their array
+// containers: at 1M demo companies about a third of the postings' heap
+// (docs/benchmarks.md "Non-vector resident bytes"). Run containers are used
+// where they are smaller. Callers hold mu for writing.
+func (e *Engine) compactPostings() {
+	for slot := range e.post {
+		for v, bm := range e.post[slot] {
+			e.post[slot][v] = compactBitmap(bm)
+		}
+	}
+	for bit, bm := range e.exists {
+		e.exists[bit] = compactBitmap(bm)
+	}
+	e.live = compactBitmap(e.live)
+}
+
+// compactBitmap returns a copy of bm without spare capacity.
+func compactBitmap(bm *roaring.Bitmap) *roaring.Bitmap {
+	bm.RunOptimize()
+	return bm.Clone()
+}
