@@ -77,7 +77,7 @@ func (e *Engine) saveANN() {
 func (e *Engine) writeANN(path string, a *annIndex) error {
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
 	// Mostly sorted already (slots follow domain order from the open on).
-	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.doms.get(x), e.doms.get(y)) })
+	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.domains.get(x), e.domains.get(y)) })
 	f, err := os.OpenFile(path+".tmp", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ func (e *Engine) writeANN(path string, a *annIndex) error {
 	b = binary.LittleEndian.AppendUint32(b, uint32(a.nlist))
 	b = binary.LittleEndian.AppendUint64(b, uint64(a.trainedN))
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(order)))
-	b = binary.LittleEndian.AppendUint64(b, domainHash(e.doms, order))
+	b = binary.LittleEndian.AppendUint64(b, domainHash(e.domains, order))
 	for _, x := range a.cent {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
@@ -171,12 +171,12 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 	}
 	p = p[nlist*dim*4:]
 	a := newANN(dim, cent, key, trained)
-	a.assign = make([]uint16, e.doms.slots())
+	a.assign = make([]uint16, e.domains.slots())
 	for i := range a.assign {
 		a.assign[i] = annNone
 	}
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
-	if len(order) != n || len(e.free) > 0 || domainHash(e.doms, order) != hash {
+	if len(order) != n || len(e.free) > 0 || domainHash(e.domains, order) != hash {
 		// Another set of companies: keep the centroids, assign again.
 		a.dirty = e.live.Clone()
 		return a, nil

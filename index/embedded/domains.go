@@ -3,6 +3,7 @@ package embedded
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"unsafe"
 )
 
@@ -250,11 +251,7 @@ func (t *domainTable) clone() *domainTable {
 	return &c
 }
 
-// bytes returns the memory t holds, arena capacity included.
-func (t *domainTable) bytes() int {
-	n := 8*cap(t.refs) + 8*cap(t.cells)
-	for _, c := range t.chunks {
-		n += cap(c)
-	}
-	return n
+// trim drops the spare capacity of refs (after a load).
+func (t *domainTable) trim() {
+	t.refs = slices.Clip(slices.Clone(t.refs))
 }

@@ -120,18 +120,18 @@ type Engine struct {
 
 	writeOpts *pebble.WriteOptions
 
-	mu     sync.RWMutex // guards everything below
-	meta   *index.Meta
-	dim    int
-	doms   *domainTable // domain <-> slot (domains.go)
-	free   []uint32
-	chunks [][]float32 // vectors, chunkDocs a chunk
-	signs  [][]uint64  // sign sketches, chunkDocs a chunk (vecstore.go)
-	scores []int16
-	starts []int32
-	live   *roaring.Bitmap
-	post   [numKeyword]map[string]*roaring.Bitmap
-	exists map[uint8]*roaring.Bitmap
+	mu      sync.RWMutex // guards everything below
+	meta    *index.Meta
+	dim     int
+	domains *domainTable // domain <-> slot (domains.go)
+	free    []uint32
+	chunks  [][]float32 // vectors, chunkDocs a chunk
+	signs   [][]uint64  // sign sketches, chunkDocs a chunk (vecstore.go)
+	scores  []int16
+	starts  []int32
+	live    *roaring.Bitmap
+	post    [numKeyword]map[string]*roaring.Bitmap
+	exists  map[uint8]*roaring.Bitmap
 
 	// rangeCache holds range filters evaluated over every live document,
 	// keyed by field and bounds; writes clear it (under mu), searches fill
@@ -287,7 +287,7 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 }
 
 func (e *Engine) reset() {
-	e.doms = newDomainTable()
+	e.domains = newDomainTable()
 	e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil
 	e.signs = nil
 	e.live = roaring.New()
@@ -378,6 +378,7 @@ func (e *Engine) loadAll() error {
 	}
 	e.addPostings(bulk)
 	e.compactPostings()
+	e.trimSlots()
 	// Hand the load's garbage (decode buffers, id lists) back now rather
 	// than leave the server holding it.
 	debug.FreeOSMemory()
@@ -444,13 +445,13 @@ func (e *Engine) addPostings(b *bulkPostings) {
 // place assigns the document a slot, fills its columns and collects its
 // postings in bulk (see addPostings); it returns the slot.
 func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
-	id, ok := e.doms.lookup(domain)
+	id, ok := e.domains.lookup(domain)
 	if !ok {
 		if n := len(e.free); n > 0 {
 			id = e.free[n-1]
 			e.free = e.free[:n-1]
 		} else {
-			id = uint32(e.doms.slots())
+			id = uint32(e.domains.slots())
 			e.scores = append(e.scores, 0)
 			e.starts = append(e.starts, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
@@ -458,7 +459,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
 			}
 		}
-		e.doms.add(id, domain)
+		e.domains.add(id, domain)
 	}
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
@@ -740,7 +741,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		// needed.
 		e.mu.RLock()
 		for i := range work {
-			_, work[i].hadOld = e.doms.lookup(work[i].domain)
+			_, work[i].hadOld = e.domains.lookup(work[i].domain)
 		}
 		e.mu.RUnlock()
 	}
@@ -816,7 +817,7 @@ func (e *Engine) indexInMemory(work []pending) {
 	add := upsertPostings.Get().(*bulkPostings)
 	defer add.reset()
 	for i := range work {
-		if id, ok := e.doms.lookup(work[i].domain); ok && work[i].hadOld {
+		if id, ok := e.domains.lookup(work[i].domain); ok && work[i].hadOld {
 			e.unindex(id, &work[i].old)
 		}
 		add.live = append(add.live, e.place(work[i].domain, &work[i].en, add))
@@ -923,7 +924,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	e.mu.Lock()
 	e.rangeCache = nil
 	for i := range del {
-		id, _ := e.doms.remove(del[i].domain)
+		id, _ := e.domains.remove(del[i].domain)
 		e.unindex(id, &del[i].en)
 		e.annDrop(id)
 		e.live.Remove(id)
@@ -975,7 +976,7 @@ func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[stri
 	defer e.mu.RUnlock()
 	out := make(map[string][]float32, len(domains))
 	for _, d := range domains {
-		if id, ok := e.doms.lookup(d); ok {
+		if id, ok := e.domains.lookup(d); ok {
 			out[d] = append([]float32(nil), e.vectorOf(id)...)
 		}
 	}

@@ -1,6 +1,10 @@
 package embedded
 
-import "github.com/RoaringBitmap/roaring/v2"
+import (
+	"slices"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
 
 // compactPostings rewrites every posting bitmap at its exact size. Bitmaps
 // filled id by id (AddMany) keep the growth slack of their array
@@ -17,6 +21,15 @@ func (e *Engine) compactPostings() {
 		e.exists[bit] = compactBitmap(bm)
 	}
 	e.live = compactBitmap(e.live)
+}
+
+// trimSlots copies the slot-indexed columns to their length: appending
+// slot by slot leaves up to a quarter of spare capacity. Callers hold mu
+// for writing.
+func (e *Engine) trimSlots() {
+	e.scores = slices.Clip(slices.Clone(e.scores))
+	e.starts = slices.Clip(slices.Clone(e.starts))
+	e.domains.trim()
 }
 
 // compactBitmap returns a copy of bm without spare capacity.

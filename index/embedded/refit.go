@@ -359,7 +359,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	// Companies: the entries and the staged vectors are both in domain
 	// order, so one pass over each pairs them.
 	e.mu.RLock()
-	slots := e.doms.clone()
+	slots := e.domains.clone()
 	nSlots := slots.slots()
 	e.mu.RUnlock()
 	chunks := make([][]float32, (nSlots+chunkDocs-1)/chunkDocs)

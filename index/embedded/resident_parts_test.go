@@ -8,7 +8,7 @@ var residentParts = []struct {
 	name string
 	drop func(*Engine)
 }{
-	{"domains", func(e *Engine) { e.doms = nil }},
+	{"domains", func(e *Engine) { e.domains = nil }},
 	{"columns", func(e *Engine) { e.scores, e.starts = nil, nil }},
 	{"sketch", func(e *Engine) { e.signs = nil }},
 	{"vectors", func(e *Engine) { e.chunks = nil }},

@@ -129,7 +129,7 @@ func (h *topK) sorted() []scored {
 
 // byScore ranks candidates by digital-footprint score.
 func (e *Engine) byScore(cand *roaring.Bitmap, k int) ([]scored, int) {
-	h := &topK{k: k, domains: e.doms}
+	h := &topK{k: k, domains: e.domains}
 	it := cand.Iterator()
 	for it.HasNext() {
 		id := it.Next()
@@ -322,7 +322,7 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	if ctx.Err() != nil {
 		return nil, 0
 	}
-	top := &topK{k: k, domains: e.doms, items: make([]scored, 0, k)}
+	top := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
 	n := 0    // pool members at or above min
 	size := 0 // pool members so far
 	hi := qw.max + 1
@@ -541,7 +541,7 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 	heaps := make([]*topK, workers)
 	counts := make([]int, workers)
 	used := parallel(len(ids), 4096, func(w, lo, hi int) {
-		h := &topK{k: k, domains: e.doms, items: make([]scored, 0, k)}
+		h := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
 		heaps[w] = h
 		n := 0
 		for i, id := range ids[lo:hi] {
@@ -560,7 +560,7 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 		}
 		counts[w] = n
 	})
-	merged := &topK{k: k, domains: e.doms}
+	merged := &topK{k: k, domains: e.domains}
 	total := 0
 	for w := 0; w < used; w++ {
 		total += counts[w]
