@@ -1,10 +1,14 @@
 package embedded
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/enginetest"
 )
 
 // checkTable compares t with the model of what it should hold.
@@ -327,4 +331,45 @@ func BenchmarkDomainLookup(b *testing.B) {
 		}
 	})
 	_ = sink
+}
+
+// Deleting a company a load-only engine stored but did not index leaves the
+// indexed companies alone (it used to free slot 0).
+func TestDeleteUnindexedCompany(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	docs := bulkDocs(2, 1)
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.UpsertCompanies(ctx, docs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err = Open(dir, Options{LoadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.UpsertCompanies(ctx, docs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.DeleteCompanies(ctx, []string{docs[1].Company.Domain}); err != nil || n != 1 {
+		t.Fatalf("delete = %d, %v", n, err)
+	}
+	if e.Len() != 1 {
+		t.Fatalf("Len %d after deleting an unindexed company, want 1", e.Len())
+	}
+	if v, _ := e.CompanyVectors(ctx, []string{docs[0].Company.Domain}); len(v) != 1 {
+		t.Fatalf("indexed company lost: %v", v)
+	}
+	if len(e.free) != 0 {
+		t.Fatalf("free slots %v, want none", e.free)
+	}
 }

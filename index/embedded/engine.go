@@ -924,7 +924,11 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	e.mu.Lock()
 	e.rangeCache = nil
 	for i := range del {
-		id, _ := e.domains.remove(del[i].domain)
+		id, ok := e.domains.remove(del[i].domain)
+		if !ok {
+			// Stored but not indexed (written by a LoadOnly engine).
+			continue
+		}
 		e.unindex(id, &del[i].en)
 		e.annDrop(id)
 		e.live.Remove(id)
