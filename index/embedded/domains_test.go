@@ -172,6 +172,50 @@ func TestDomainTableCollisions(t *testing.T) {
 	}
 }
 
+// tableModel drives a domainTable the way the engine does (free slots are
+// reused last in, first out) beside a map of what it should hold.
+type tableModel struct {
+	tab   *domainTable
+	want  map[string]uint32
+	free  []uint32
+	slots int
+}
+
+func newTableModel() *tableModel {
+	return &tableModel{tab: newDomainTable(), want: map[string]uint32{}}
+}
+
+// add adds d unless held and returns its slot.
+func (m *tableModel) add(d string) uint32 {
+	if slot, ok := m.want[d]; ok {
+		return slot
+	}
+	var slot uint32
+	if n := len(m.free); n > 0 {
+		slot, m.free = m.free[n-1], m.free[:n-1]
+	} else {
+		slot = uint32(m.slots)
+		m.slots++
+	}
+	m.tab.add(slot, d)
+	m.want[d] = slot
+	return slot
+}
+
+// remove removes d and checks the table agreed on whether it was held.
+func (m *tableModel) remove(t *testing.T, d string) {
+	t.Helper()
+	slot, ok := m.tab.remove(d)
+	w, held := m.want[d]
+	if ok != held || slot != w {
+		t.Fatalf("remove(%q) = %d, %v; want %d, %v", d, slot, ok, w, held)
+	}
+	if ok {
+		delete(m.want, d)
+		m.free = append(m.free, slot)
+	}
+}
+
 // TestDomainTableModel runs random adds and removes against a map, through
 // growth and arena compaction, and checks that strings handed out earlier
 // keep their value.
@@ -179,10 +223,7 @@ func TestDomainTableModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	defer func(m int) { compactMin = m }(compactMin)
 	compactMin = 64 << 10
-	tab := newDomainTable()
-	want := map[string]uint32{}
-	var free []uint32
-	slots := 0
+	m := newTableModel()
 	kept := map[string]string{} // a string got from the table -> its value then
 	names := make([]string, 0, 30000)
 	for i := range 30000 {
@@ -190,48 +231,33 @@ func TestDomainTableModel(t *testing.T) {
 	}
 	for step := range 200_000 {
 		d := names[r.IntN(len(names))]
-		if slot, ok := want[d]; ok && r.IntN(3) > 0 {
-			got, ok := tab.remove(d)
-			if !ok || got != slot {
-				t.Fatalf("step %d: remove(%q) = %d, %v; want %d", step, d, got, ok, slot)
-			}
-			delete(want, d)
-			free = append(free, slot)
-			continue
-		} else if ok {
+		if _, ok := m.want[d]; ok && r.IntN(3) > 0 {
+			m.remove(t, d)
 			continue
 		}
-		var slot uint32
-		if n := len(free); n > 0 {
-			slot, free = free[n-1], free[:n-1]
-		} else {
-			slot = uint32(slots)
-			slots++
-		}
-		tab.add(slot, d)
-		want[d] = slot
+		slot := m.add(d)
 		if step%1000 == 0 {
-			kept[tab.get(slot)] = strings.Clone(d)
+			kept[m.tab.get(slot)] = strings.Clone(d)
 		}
 	}
-	if tab.compactions == 0 {
+	if m.tab.compactions == 0 {
 		t.Fatal("the arena was never compacted")
 	}
-	checkTable(t, tab, want, slots)
+	checkTable(t, m.tab, m.want, m.slots)
 	for view, was := range kept {
 		if view != was {
 			t.Fatalf("a string from the arena changed: %q, was %q", view, was)
 		}
 	}
-	c := tab.clone()
-	for d := range want {
-		tab.remove(d)
+	c := m.tab.clone()
+	for d := range m.want {
+		m.tab.remove(d)
 		break
 	}
-	if c.len() != len(want) {
-		t.Fatalf("clone changed with the table: %d, want %d", c.len(), len(want))
+	if c.len() != len(m.want) {
+		t.Fatalf("clone changed with the table: %d, want %d", c.len(), len(m.want))
 	}
-	for d, slot := range want {
+	for d, slot := range m.want {
 		if got, ok := c.lookup(d); !ok || got != slot {
 			t.Fatalf("clone lookup(%q) = %d, %v", d, got, ok)
 		}
@@ -246,38 +272,16 @@ func FuzzDomainTable(f *testing.F) {
 	f.Add([]byte("remove before add"))
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		names := []string{"a.com", "a.co", "b.com", "", "xn--a.com", "a.com.", "c" + strings.Repeat("d", 200) + ".com"}
-		tab := newDomainTable()
-		want := map[string]uint32{}
-		var free []uint32
-		slots := 0
+		m := newTableModel()
 		for _, o := range ops {
 			d := names[int(o&0x7f)%len(names)]
 			if o&0x80 != 0 {
-				slot, ok := tab.remove(d)
-				w, held := want[d]
-				if ok != held || slot != w {
-					t.Fatalf("remove(%q) = %d, %v; want %d, %v", d, slot, ok, w, held)
-				}
-				if ok {
-					delete(want, d)
-					free = append(free, slot)
-				}
-				continue
-			}
-			if _, ok := want[d]; ok {
-				continue
-			}
-			var slot uint32
-			if n := len(free); n > 0 {
-				slot, free = free[n-1], free[:n-1]
+				m.remove(t, d)
 			} else {
-				slot = uint32(slots)
-				slots++
+				m.add(d)
 			}
-			tab.add(slot, d)
-			want[d] = slot
 		}
-		checkTable(t, tab, want, slots)
+		checkTable(t, m.tab, m.want, m.slots)
 	})
 }
 
@@ -303,28 +307,24 @@ func BenchmarkDomainLookup(b *testing.B) {
 		miss[i] = fmt.Sprintf("other-%07d-widgets.example", r.IntN(n))
 	}
 	var sink uint32
-	b.Run("table/hit", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			s, _ := tab.lookup(probe[i&(len(probe)-1)])
-			sink += s
-		}
-	})
-	b.Run("map/hit", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			sink += m[probe[i&(len(probe)-1)]]
-		}
-	})
-	b.Run("table/miss", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			s, _ := tab.lookup(miss[i&(len(miss)-1)])
-			sink += s
-		}
-	})
-	b.Run("map/miss", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			sink += m[miss[i&(len(miss)-1)]]
-		}
-	})
+	byMap := func(d string) (uint32, bool) { s, ok := m[d]; return s, ok }
+	for _, run := range []struct {
+		name   string
+		lookup func(string) (uint32, bool)
+		keys   []string
+	}{
+		{"table/hit", tab.lookup, probe},
+		{"map/hit", byMap, probe},
+		{"table/miss", tab.lookup, miss},
+		{"map/miss", byMap, miss},
+	} {
+		b.Run(run.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				s, _ := run.lookup(run.keys[i&(len(run.keys)-1)])
+				sink += s
+			}
+		})
+	}
 	b.Run("table/get", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			sink += uint32(len(tab.get(uint32(i*7919) % n)))

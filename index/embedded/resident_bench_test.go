@@ -36,16 +36,7 @@ func BenchmarkResidentBreakdown(b *testing.B) {
 		if rss := vmRSS(); rss > 0 {
 			b.ReportMetric(float64(rss)/1e6, "rss-MB")
 		}
-		if path := os.Getenv("PROSPECT_HEAP_PROFILE"); path != "" {
-			f, err := os.Create(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := pprof.WriteHeapProfile(f); err != nil {
-				b.Fatal(err)
-			}
-			f.Close()
-		}
+		writeHeapProfile(b, os.Getenv("PROSPECT_HEAP_PROFILE"))
 		// Each structure is dropped in turn; the heap it frees is its
 		// share (strings shared by two structures count for the last).
 		for _, part := range residentParts {
@@ -57,6 +48,21 @@ func BenchmarkResidentBreakdown(b *testing.B) {
 		}
 		e.Close()
 		b.StartTimer()
+	}
+}
+
+// writeHeapProfile writes a heap profile to path, if not empty.
+func writeHeapProfile(b *testing.B, path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
 	}
 }
 
