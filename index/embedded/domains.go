@@ -13,8 +13,10 @@ import (
 // "Non-vector resident bytes").
 //
 // The domains' bytes live in an arena of fixed-size chunks, each domain
-// as its uvarint length and its bytes; refs holds a slot's position in the
-// arena. Chunks are append-only: bytes once written never change (a
+// as its uvarint length and its bytes; a slot's position in the arena is
+// chunk<<20 | offset (a domain longer than a chunk starts a chunk of its
+// own), kept in 4 bytes a slot while the arena has fewer than hiChunks
+// chunks (4 GiB), with a fifth byte a slot beyond. Chunks are append-only: bytes once written never change (a
 // chunk's spare capacity is written, never its used part), so get can
 // return a string viewing the arena without copying, and such a string
 // stays valid whatever the table does later (a compaction writes new
@@ -30,7 +32,8 @@ import (
 type domainTable struct {
 	seed   maphash.Seed
 	chunks [][]byte
-	refs   []uint64 // slot -> chunk<<32 | offset; noDomain for a free slot
+	refs   []uint32 // slot -> low 32 bits of its position; see ref
+	refsHi []uint8  // the position's high bits; nil while the arena is small
 	cells  []uint64
 	shift  uint // 32 - log2(len(cells))
 	n      int  // domains held
@@ -41,13 +44,21 @@ type domainTable struct {
 }
 
 const (
-	noDomain = ^uint64(0)
-	// domainChunk is the arena's chunk size; a longer domain gets a chunk
-	// of its own.
-	domainChunk = 1 << 20
+	// noDomain is the position of a free slot.
+	noDomain   = 1<<40 - 1
+	noDomainLo = uint32(noDomain & (1<<32 - 1))
+	noDomainHi = uint8(noDomain >> 32)
+	// domainChunk is the arena's chunk size (1<<chunkShift); a longer
+	// domain gets a chunk of its own.
+	chunkShift  = 20
+	domainChunk = 1 << chunkShift
 	// minCells is the cell count of a table's first allocation.
 	minCells = 1 << 10
 )
+
+// hiChunks is the chunk count from which positions need refsHi (a
+// variable for tests): below it, no position is noDomain's low 32 bits.
+var hiChunks = 1<<(32-chunkShift) - 1
 
 // compactMin is the dead arena bytes below which removal never compacts (a
 // variable for tests).
@@ -64,6 +75,33 @@ func (t *domainTable) len() int { return t.n }
 // included).
 func (t *domainTable) slots() int { return len(t.refs) }
 
+// ref returns slot's position in the arena (noDomain for a free slot).
+func (t *domainTable) ref(slot uint32) uint64 {
+	lo := t.refs[slot]
+	if t.refsHi != nil {
+		return uint64(t.refsHi[slot])<<32 | uint64(lo)
+	}
+	if lo == noDomainLo {
+		return noDomain
+	}
+	return uint64(lo)
+}
+
+func (t *domainTable) setRef(slot uint32, r uint64) {
+	t.refs[slot] = uint32(r)
+	if t.refsHi == nil && r != noDomain && r>>chunkShift >= uint64(hiChunks) {
+		t.refsHi = make([]uint8, len(t.refs), cap(t.refs))
+		for s, lo := range t.refs {
+			if lo == noDomainLo && uint32(s) != slot {
+				t.refsHi[s] = noDomainHi
+			}
+		}
+	}
+	if t.refsHi != nil {
+		t.refsHi[slot] = uint8(r >> 32)
+	}
+}
+
 func (t *domainTable) hash(d string) uint32 {
 	return uint32(maphash.String(t.seed, d) >> 32)
 }
@@ -71,12 +109,15 @@ func (t *domainTable) hash(d string) uint32 {
 // get returns the domain of slot, or "" for a free or unknown slot. The
 // string views the arena: copy it before it leaves the engine.
 func (t *domainTable) get(slot uint32) string {
-	if int(slot) >= len(t.refs) || t.refs[slot] == noDomain {
+	if int(slot) >= len(t.refs) {
 		return ""
 	}
-	r := t.refs[slot]
-	c := t.chunks[r>>32]
-	off := int(uint32(r))
+	r := t.ref(slot)
+	if r == noDomain {
+		return ""
+	}
+	c := t.chunks[r>>chunkShift]
+	off := int(r & (domainChunk - 1))
 	n, w := binary.Uvarint(c[off:])
 	off += w
 	if n == 0 {
@@ -114,9 +155,12 @@ func (t *domainTable) add(slot uint32, d string) {
 		t.grow()
 	}
 	for int(slot) >= len(t.refs) {
-		t.refs = append(t.refs, noDomain)
+		t.refs = append(t.refs, noDomainLo)
+		if t.refsHi != nil {
+			t.refsHi = append(t.refsHi, noDomainHi)
+		}
 	}
-	t.refs[slot] = t.store(d)
+	t.setRef(slot, t.store(d))
 	t.live += sizeInArena(d)
 	t.n++
 	t.place(uint64(t.hash(d))<<32 | uint64(slot+1))
@@ -172,7 +216,10 @@ func (t *domainTable) store(d string) uint64 {
 	off := len(c)
 	c = binary.AppendUvarint(c, uint64(len(d)))
 	t.chunks[last] = append(c, d...)
-	return uint64(last)<<32 | uint64(off)
+	if uint64(last) >= noDomain>>chunkShift {
+		panic("embedded: domain arena over 1 TiB")
+	}
+	return uint64(last)<<chunkShift | uint64(off)
 }
 
 // remove forgets domain d and frees its slot, returning it.
@@ -194,7 +241,7 @@ func (t *domainTable) remove(d string) (uint32, bool) {
 	}
 	slot := uint32(t.cells[i]) - 1
 	t.removeCell(i)
-	t.refs[slot] = noDomain
+	t.setRef(slot, noDomain)
 	t.n--
 	size := sizeInArena(d)
 	t.live -= size
@@ -224,15 +271,16 @@ func (t *domainTable) removeCell(i int) {
 func (t *domainTable) compact() {
 	old := t.chunks
 	t.chunks = nil
-	for slot, r := range t.refs {
+	for slot := range uint32(len(t.refs)) {
+		r := t.ref(slot)
 		if r == noDomain {
 			continue
 		}
-		c := old[r>>32]
-		off := int(uint32(r))
+		c := old[r>>chunkShift]
+		off := int(r & (domainChunk - 1))
 		n, w := binary.Uvarint(c[off:])
 		// A view of the old chunk, which store does not write.
-		t.refs[slot] = t.store(unsafe.String(unsafe.SliceData(c[off+w:]), int(n)))
+		t.setRef(slot, t.store(unsafe.String(unsafe.SliceData(c[off+w:]), int(n))))
 	}
 	t.dead = 0
 	t.compactions++
@@ -246,7 +294,8 @@ func (t *domainTable) clone() *domainTable {
 	for i, ch := range t.chunks {
 		c.chunks[i] = ch[:len(ch):len(ch)]
 	}
-	c.refs = append([]uint64(nil), t.refs...)
+	c.refs = slices.Clone(t.refs)
+	c.refsHi = slices.Clone(t.refsHi)
 	c.cells = append([]uint64(nil), t.cells...)
 	return &c
 }
@@ -254,4 +303,5 @@ func (t *domainTable) clone() *domainTable {
 // trim drops the spare capacity of refs (after a load).
 func (t *domainTable) trim() {
 	t.refs = slices.Clip(slices.Clone(t.refs))
+	t.refsHi = slices.Clip(slices.Clone(t.refsHi))
 }

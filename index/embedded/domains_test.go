@@ -127,7 +127,8 @@ func TestDomainTableCollisions(t *testing.T) {
 	for i := range 40 {
 		d := fmt.Sprintf("c%d.example", i)
 		slot := uint32(i)
-		tab.refs = append(tab.refs, tab.store(d))
+		tab.refs = append(tab.refs, noDomainLo)
+		tab.setRef(slot, tab.store(d))
 		tab.live += sizeInArena(d)
 		tab.n++
 		tab.place(uint64(hs[i%2])<<32 | uint64(slot+1))
@@ -159,7 +160,7 @@ func TestDomainTableCollisions(t *testing.T) {
 			j = (j + 1) & mask
 		}
 		tab.removeCell(j)
-		tab.refs[slot] = noDomain
+		tab.setRef(slot, noDomain)
 		tab.n--
 		delete(want, d)
 	}
@@ -262,6 +263,44 @@ func TestDomainTableModel(t *testing.T) {
 			t.Fatalf("clone lookup(%q) = %d, %v", d, got, ok)
 		}
 	}
+}
+
+// TestDomainTableHighPositions pushes the arena past the chunk count where
+// positions need a fifth byte (lowered for the test), with free slots
+// before and after, removals and a compaction.
+func TestDomainTableHighPositions(t *testing.T) {
+	defer func(h, m int) { hiChunks, compactMin = h, m }(hiChunks, compactMin)
+	hiChunks, compactMin = 2, 1<<10
+	m := newTableModel()
+	for i := range 3 {
+		m.add(fmt.Sprintf("small-%d.example", i))
+	}
+	m.remove(t, "small-1.example") // a free slot before refsHi exists
+	for i := range 4 {
+		// Each takes a chunk of its own.
+		m.add(fmt.Sprintf("%d%s.example", i, strings.Repeat("l", domainChunk)))
+	}
+	if m.tab.refsHi == nil {
+		t.Fatal("positions past hiChunks without refsHi")
+	}
+	for i := 3; i < 2000; i++ {
+		m.add(fmt.Sprintf("small-%d.example", i))
+	}
+	checkTable(t, m.tab, m.want, m.slots)
+	for i := 3; i < 1900; i++ {
+		m.remove(t, fmt.Sprintf("small-%d.example", i))
+	}
+	for i := range 3 {
+		m.remove(t, fmt.Sprintf("%d%s.example", i, strings.Repeat("l", domainChunk)))
+	}
+	if m.tab.compactions == 0 {
+		t.Fatal("no compaction")
+	}
+	checkTable(t, m.tab, m.want, m.slots)
+	c := m.tab.clone()
+	m.tab.trim()
+	checkTable(t, c, m.want, m.slots)
+	checkTable(t, m.tab, m.want, m.slots)
 }
 
 // FuzzDomainTable applies the operations a byte string encodes (add or
