@@ -9,8 +9,8 @@ import (
 
 // domainTable maps each indexed domain to its slot and back, in about a
 // third of the memory of a map[string]uint32 beside a []string (at 1M
-// demo companies: 43 against 95 bytes a company, docs/benchmarks.md
-// "Non-vector resident bytes").
+// demo companies: 41 against 96 bytes a company, docs/benchmarks.md
+// "Non-vector resident bytes a company").
 //
 // The domains' bytes live in an arena of fixed-size chunks, each domain
 // as its uvarint length and its bytes; a slot's position in the arena is
