@@ -60,7 +60,7 @@ type scored struct {
 type topK struct {
 	k       int
 	items   []scored
-	domains []string
+	domains *domainTable
 }
 
 // better orders results: higher score first, then domain ascending.
@@ -68,7 +68,7 @@ func (h *topK) better(a, b scored) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	return h.domains[a.id] < h.domains[b.id]
+	return h.domains.get(a.id) < h.domains.get(b.id)
 }
 
 func (h *topK) offer(s scored) {
@@ -397,9 +397,9 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 // (of 256), where the LSA components put most of the variance. Label
 // directions (embedding.Options.LabelDims) are the trailing components and
 // carry two thirds of a vector's energy, so that screen never saw them and
-// lost mixture recall at 1M (0.95 @10 and @100); counting the query's
-// largest half instead, wherever they are, measured 1.00 / 0.997 on the
-// same index (docs/benchmarks.md, "Label directions at 1M: the screen").
+// lost mixture recall at 1M (0.905 / 0.923 @10 / @100); counting the query's
+// largest half instead, wherever they are, measured 1.00 / 0.998 or better on
+// the same indexes (docs/benchmarks.md, "Label directions at 1M: the screen").
 func (e *Engine) screen(ctx context.Context, sc *scratch, qp *qplanes, ids []uint32, keep int, dst []uint32) []uint32 {
 	const sample = 4096
 	step := max(1, len(ids)/sample)
