@@ -100,6 +100,11 @@ type annIndex struct {
 	metaKey    uint64    // the embedder it was built for (annMetaKey)
 	cent       []float32 // nlist*dim, unit length
 	csign      []uint64  // nlist*signWords(dim)
+	// mean and vari describe each list's members (nlist*dim each: their
+	// mean and per-dimension variance, from the training sample): a
+	// query ranks the lists by the members' likely best dot product
+	// (rankLists), not by the centroid's.
+	mean, vari []float32
 	lists      []*roaring.Bitmap
 	assign     []uint16 // by slot; annNone when in no list
 	dirty      *roaring.Bitmap
@@ -256,6 +261,53 @@ func trainCentroids(sample []float32, dim, nlist int, seed uint64, stopped func(
 		})
 	}
 	return cent
+}
+
+// listStats assigns the sample (n vectors of dim, flat) to a's lists and
+// returns each list's member mean and per-dimension variance (nlist*dim
+// each; zero for a list no sample vector falls in).
+func listStats(sample []float32, dim int, a *annIndex) (mean, vari []float32) {
+	n := len(sample) / dim
+	w := signWords(dim)
+	assign := make([]uint16, n)
+	parallel(n, 1024, func(_, lo, hi int) {
+		short := make([]int32, 0, annShortlist)
+		sign := make([]uint64, w)
+		for i := lo; i < hi; i++ {
+			v := sample[i*dim : (i+1)*dim]
+			sketch(v, sign)
+			assign[i] = a.nearest(v, sign, short)
+		}
+	})
+	mean = make([]float32, a.nlist*dim)
+	vari = make([]float32, a.nlist*dim)
+	parallel(a.nlist, 16, func(_, lo, hi int) {
+		s := make([]float64, (hi-lo)*dim)
+		s2 := make([]float64, (hi-lo)*dim)
+		c := make([]int, hi-lo)
+		for i := range n {
+			l := int(assign[i]) - lo
+			if l < 0 || l >= hi-lo {
+				continue
+			}
+			c[l]++
+			for j, x := range sample[i*dim : (i+1)*dim] {
+				s[l*dim+j] += float64(x)
+				s2[l*dim+j] += float64(x) * float64(x)
+			}
+		}
+		for l := range hi - lo {
+			if c[l] == 0 {
+				continue
+			}
+			for j := range dim {
+				m := s[l*dim+j] / float64(c[l])
+				mean[(lo+l)*dim+j] = float32(m)
+				vari[(lo+l)*dim+j] = float32(max(0, s2[l*dim+j]/float64(c[l])-m*m))
+			}
+		}
+	})
+	return mean, vari
 }
 
 // r2 is a deterministic pseudo-random int from its arguments (parallel
@@ -444,6 +496,7 @@ func (e *Engine) annTrain() *annIndex {
 		return nil
 	}
 	a := newANN(dim, cent, key, n)
+	a.mean, a.vari = listStats(sample, dim, a)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.dim != dim || !sameChunks(e.chunks, chunks) {
@@ -499,24 +552,15 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 	if tail.GetCardinality() > uint64(annTailMax) {
 		return nil, false
 	}
-	type cs struct {
-		l int
-		s float32
-	}
-	order := make([]cs, a.nlist)
-	for l := range order {
-		order[l] = cs{l, dot(q, a.cent[l*a.dim:(l+1)*a.dim])}
-	}
-	// Nearest first; equal scores in list order.
-	slices.SortFunc(order, func(x, y cs) int { return cmp.Or(cmp.Compare(y.s, x.s), x.l-y.l) })
+	order := a.rankLists(q)
 	parts := make([]*roaring.Bitmap, 0, 64)
 	parts = append(parts, tail)
 	got := 0
-	for _, o := range order {
+	for _, l := range order {
 		if got >= target {
 			break
 		}
-		p := a.lists[o.l]
+		p := a.lists[l]
 		if !unfiltered {
 			p = roaring.And(p, cand)
 		}
@@ -526,4 +570,40 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 		}
 	}
 	return roaring.FastOr(parts...), true
+}
+
+// annZ weighs the spread of a list's members toward the query against
+// their mean (rankLists).
+var annZ float32 = 2
+
+// rankLists orders the lists for q, most promising first. A member x of
+// list l has q.x = q.mean_l + q.(x - mean_l); the second term has the
+// variance sum_j q_j^2 vari_lj (the per-dimension variance, ignoring
+// covariance), so a list scores q.mean_l + annZ standard deviations: the
+// dot product its best members reach. Ranking by the centroid alone misses
+// lists whose members spread toward a query that lies between clusters,
+// which is where a mixture of several companies lies (docs/decisions.md
+// "ANN recall for mixtures (issue 24)"). Equal scores keep list order.
+func (a *annIndex) rankLists(q []float32) []int {
+	dim := a.dim
+	q2 := make([]float32, dim)
+	for j, x := range q {
+		q2[j] = x * x
+	}
+	score := make([]float32, a.nlist)
+	for l := range score {
+		if a.mean == nil {
+			score[l] = dot(q, a.cent[l*dim:(l+1)*dim])
+			continue
+		}
+		m := dot(q, a.mean[l*dim:(l+1)*dim])
+		v := dot(q2, a.vari[l*dim:(l+1)*dim])
+		score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
+	}
+	order := make([]int, a.nlist)
+	for l := range order {
+		order[l] = l
+	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Or(cmp.Compare(score[y], score[x]), x-y) })
+	return order
 }

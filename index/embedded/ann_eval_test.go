@@ -1,0 +1,287 @@
+package embedded
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestANNCoverage measures, without timing, how well list rankings find a
+// query's exact top 10: for each ranking, the share of the exact top 10
+// that lies in the lists walked before the gathered count reaches 1%, 2%,
+// 5% and 10% of the index. Run on a demo index with
+//
+//	PROSPECT_ANN_EVAL=/path/to/index go test -run TestANNCoverage -v -timeout 2h ./index/embedded/
+//
+// (PROSPECT_ANN_EVAL=synthetic:N builds N clustered companies instead).
+func TestANNCoverage(t *testing.T) {
+	src := os.Getenv("PROSPECT_ANN_EVAL")
+	if src == "" {
+		t.Skip("PROSPECT_ANN_EVAL not set")
+	}
+	var e *Engine
+	var err error
+	if n, ok := cutPrefix(src, "synthetic:"); ok {
+		nn, _ := strconv.Atoi(n)
+		old := annMinDocs
+		annMinDocs = nn / 4
+		defer func() { annMinDocs = old }()
+		e, err = buildClustered(t.TempDir(), nn, 256, 7)
+	} else {
+		e, err = Open(src, Options{ANN: true})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	waitANN(t, e)
+	ctx := context.Background()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	ids := e.live.ToArray()
+	n := len(ids)
+	nq := 40
+	if s := os.Getenv("PROSPECT_ANN_EVAL_Q"); s != "" {
+		nq, _ = strconv.Atoi(s)
+	}
+	e.mu.RUnlock()
+	qs := map[string][][]float32{"stored": benchQueries(e, nq, false, 2), "mix": benchQueries(e, nq, true, 2)}
+	e.mu.RLock()
+	truth := map[string][][]uint32{}
+	for kind, qq := range qs {
+		for _, q := range qq {
+			top, _ := e.exact(ctx, ids, q, -2, 10)
+			var tt []uint32
+			for _, s := range top {
+				tt = append(tt, s.id)
+			}
+			truth[kind] = append(truth[kind], tt)
+		}
+	}
+	a := e.ann.idx
+	eval := func(name string, nlist int, assign [][]uint16, score func(q []float32, out []float64)) {
+		sizes := make([]int, nlist)
+		for _, as := range assign {
+			for _, id := range ids {
+				if l := as[id]; l != annNone {
+					sizes[l]++
+				}
+			}
+		}
+		fracs := []float64{0.01, 0.02, 0.05, 0.10}
+		for _, kind := range []string{"stored", "mix"} {
+			hit := make([]float64, len(fracs))
+			var qt time.Duration
+			for qi, q := range qs[kind] {
+				s := make([]float64, nlist)
+				start := time.Now()
+				score(q, s)
+				order := make([]int, nlist)
+				for i := range order {
+					order[i] = i
+				}
+				slices.SortFunc(order, func(x, y int) int { return cmp.Compare(s[y], s[x]) })
+				qt += time.Since(start)
+				reach := make([]int, nlist) // gathered count once list l is walked
+				got := 0
+				for _, l := range order {
+					got += sizes[l]
+					reach[l] = got
+				}
+				for _, id := range truth[kind][qi] {
+					r := math.MaxInt
+					for _, as := range assign {
+						if l := as[id]; l != annNone {
+							r = min(r, reach[l])
+						}
+					}
+					for fi, f := range fracs {
+						if float64(r) <= f*float64(n) {
+							hit[fi]++
+						}
+					}
+				}
+			}
+			line := fmt.Sprintf("%-28s %-6s", name, kind)
+			for fi, f := range fracs {
+				line += fmt.Sprintf("  @%4.1f%% %.3f", 100*f, hit[fi]/float64(10*len(qs[kind])))
+			}
+			t.Logf("%s  rank %v/q", line, (qt / time.Duration(len(qs[kind]))).Round(time.Microsecond))
+		}
+	}
+	runSchemes(t, e, ids, a.cent, a.nlist, a.assign, eval)
+	if os.Getenv("PROSPECT_ANN_EVAL_FINE") != "" {
+		for _, per := range []int{2, 4} {
+			nlist := min(annMaxLists, per*annLists(n))
+			start := time.Now()
+			want := min(n, nlist*annTrainPerList)
+			sample := make([]float32, 0, want*e.dim)
+			step := float64(n) / float64(want)
+			for i := 0; i < want; i++ {
+				sample = append(sample, e.vectorOf(ids[int(float64(i)*step)])...)
+			}
+			cent := trainCentroids(sample, e.dim, nlist, 1, func() bool { return false })
+			b := newANN(e.dim, cent, 0, n)
+			assign := make([]uint16, len(e.domains))
+			parallel(len(ids), 512, func(_, lo, hi int) {
+				short := make([]int32, 0, annShortlist)
+				for _, id := range ids[lo:hi] {
+					assign[id] = b.nearest(e.vectorOf(id), e.signOf(id), short)
+				}
+			})
+			t.Logf("%d lists trained and assigned in %v", nlist, time.Since(start).Round(time.Millisecond))
+			runSchemes(t, e, ids, cent, nlist, assign, eval)
+		}
+	}
+}
+
+func cutPrefix(s, p string) (string, bool) {
+	if len(s) >= len(p) && s[:len(p)] == p {
+		return s[len(p):], true
+	}
+	return s, false
+}
+
+// runSchemes evaluates the list rankings for one set of centroids and
+// assignments.
+func runSchemes(t *testing.T, e *Engine, ids []uint32, cent []float32, nlist int, assign []uint16,
+	eval func(string, int, [][]uint16, func([]float32, []float64))) {
+	dim := e.dim
+	// Per-list member statistics: mean (unnormalized) and per-dimension
+	// variance.
+	mean, vari := evalListStats(e, ids, assign, nlist, 1)
+	step := max(1, len(ids)/(nlist*annTrainPerList))
+	smean, svari := evalListStats(e, ids, assign, nlist, step)
+	// Second-nearest list, for the two-list assignment.
+	second := make([]uint16, len(assign))
+	for i := range second {
+		second[i] = annNone
+	}
+	b := newANN(dim, cent, 0, 0)
+	parallel(len(ids), 512, func(_, lo, hi int) {
+		short := make([]int32, 0, annShortlist)
+		for _, id := range ids[lo:hi] {
+			v := e.vectorOf(id)
+			b.nearest(v, e.signOf(id), short)
+			short = short[:annShortlist]
+			best1, best2 := -1, -1
+			var s1, s2 float32 = -3, -3
+			for _, l := range short {
+				s := dot(v, cent[int(l)*dim:int(l+1)*dim])
+				if s > s1 {
+					best2, s2 = best1, s1
+					best1, s1 = int(l), s
+				} else if s > s2 {
+					best2, s2 = int(l), s
+				}
+			}
+			if best2 >= 0 && int(assign[id]) != best2 {
+				second[id] = uint16(best2)
+			} else if best1 >= 0 && int(assign[id]) != best1 {
+				second[id] = uint16(best1)
+			}
+		}
+	})
+	pfx := fmt.Sprintf("%d ", nlist)
+	sizesOf := make([]int, nlist)
+	for _, id := range ids {
+		sizesOf[assign[id]]++
+	}
+	centScore := func(q []float32, out []float64) {
+		for l := range nlist {
+			out[l] = float64(dot(q, cent[l*dim:(l+1)*dim]))
+		}
+	}
+	gaussOf := func(mean, vari []float64, z float64) func([]float32, []float64) {
+		return func(q []float32, out []float64) {
+			for l := range nlist {
+				var m, v float64
+				mr, vr := mean[l*dim:(l+1)*dim], vari[l*dim:(l+1)*dim]
+				for j, x := range q {
+					m += float64(x) * mr[j]
+					v += float64(x) * float64(x) * vr[j]
+				}
+				out[l] = m + z*math.Sqrt(v)
+			}
+		}
+	}
+	gauss := func(z float64) func([]float32, []float64) { return gaussOf(mean, vari, z) }
+	eval(pfx+"gauss z=2 sampled", nlist, [][]uint16{assign}, gaussOf(smean, svari, 2))
+	eval(pfx+"centroid", nlist, [][]uint16{assign}, centScore)
+	for _, z := range []float64{1, 2, 3} {
+		eval(pfx+fmt.Sprintf("gauss z=%.0f", z), nlist, [][]uint16{assign}, gauss(z))
+	}
+	probOf := func(mean, vari []float64, K float64) func([]float32, []float64) {
+		return func(q []float32, out []float64) {
+			m := make([]float64, nlist)
+			sd := make([]float64, nlist)
+			for l := range nlist {
+				var a, v float64
+				mr, vr := mean[l*dim:(l+1)*dim], vari[l*dim:(l+1)*dim]
+				for j, x := range q {
+					a += float64(x) * mr[j]
+					v += float64(x) * float64(x) * vr[j]
+				}
+				m[l], sd[l] = a, math.Sqrt(v)+1e-9
+			}
+			lo, hi := -1.0, 1.0
+			for range 40 {
+				t := (lo + hi) / 2
+				var e float64
+				for l := range nlist {
+					e += float64(sizesOf[l]) * 0.5 * math.Erfc((t-m[l])/sd[l]/math.Sqrt2)
+				}
+				if e > K {
+					lo = t
+				} else {
+					hi = t
+				}
+			}
+			for l := range nlist {
+				out[l] = (m[l] - lo) / sd[l]
+			}
+		}
+	}
+	eval(pfx+"gauss P(>t10)", nlist, [][]uint16{assign}, probOf(mean, vari, 10))
+	eval(pfx+"gauss P(>t100)", nlist, [][]uint16{assign}, probOf(mean, vari, 100))
+	eval(pfx+"centroid, 2 lists", nlist, [][]uint16{assign, second}, centScore)
+	eval(pfx+"gauss z=2, 2 lists", nlist, [][]uint16{assign, second}, gauss(2))
+}
+
+func evalListStats(e *Engine, ids []uint32, assign []uint16, nlist, step int) (mean, vari []float64) {
+	dim := e.dim
+	mean = make([]float64, nlist*dim)
+	vari = make([]float64, nlist*dim)
+	cnt := make([]int, nlist)
+	parallel(nlist, 16, func(_, lo, hi int) {
+		for i := 0; i < len(ids); i += step {
+			id := ids[i]
+			l := int(assign[id])
+			if l < lo || l >= hi {
+				continue
+			}
+			cnt[l]++
+			for j, x := range e.vectorOf(id) {
+				mean[l*dim+j] += float64(x)
+				vari[l*dim+j] += float64(x) * float64(x)
+			}
+		}
+	})
+	for l := range nlist {
+		if cnt[l] == 0 {
+			continue
+		}
+		for j := range dim {
+			m := mean[l*dim+j] / float64(cnt[l])
+			mean[l*dim+j] = m
+			vari[l*dim+j] = max(0, vari[l*dim+j]/float64(cnt[l])-m*m)
+		}
+	}
+	return mean, vari
+}
