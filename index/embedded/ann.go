@@ -49,12 +49,15 @@ var (
 	// annMinSel: the planner takes the ANN plan for candidate sets of at
 	// least this share of the index (and above exactMax).
 	annMinSel = 0.02
-	// annGatherFrac, annGatherMin, annGatherPerK: the walk over the lists
-	// stops once it holds the largest of annGatherFrac of the candidates,
-	// annGatherMin, and annGatherPerK*k.
-	annGatherFrac = 0.10
-	annGatherMin  = 40_000
-	annGatherPerK = 200
+	// annGatherLists, annGatherMin, annGatherPerK: the walk over the
+	// lists stops once it holds the largest of annGatherLists average
+	// lists' worth of the candidates (c*annGatherLists/nlist: a fixed
+	// number of lists probed, the usual IVF setting, counted so that a
+	// filter makes the walk go further), annGatherMin, and
+	// annGatherPerK*k.
+	annGatherLists = 20.0
+	annGatherMin   = 20_000
+	annGatherPerK  = 200
 	// annGatherRatio: the ANN plan is taken only for candidate sets at
 	// least this many times what it gathers; nearer, the walk over the
 	// lists and their intersections with the filter cost more than the
@@ -80,9 +83,10 @@ const (
 	annBatch = 8192
 )
 
-// annTarget is how many candidates the ANN plan gathers for the top k of c.
-func annTarget(c, k int) int {
-	return max(int(annGatherFrac*float64(c)), annGatherMin, annGatherPerK*k)
+// annTarget is how many candidates the ANN plan gathers for the top k of
+// c from nlist lists.
+func annTarget(c, k, nlist int) int {
+	return max(int(annGatherLists*float64(c)/float64(max(1, nlist))), annGatherMin, annGatherPerK*k)
 }
 
 // annLists is the number of centroids for n companies.

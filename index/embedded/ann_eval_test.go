@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,7 +41,11 @@ func TestANNCoverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	waitANN(t, e)
+	for deadline := time.Now().Add(time.Hour); !e.annReady(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("ANN index not built within an hour")
+		}
+	}
 	ctx := context.Background()
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -284,4 +289,104 @@ func evalListStats(e *Engine, ids []uint32, assign []uint16, nlist, step int) (m
 		}
 	}
 	return mean, vari
+}
+
+// BenchmarkANNRank is the A/B of the ranking stage alone (scanVectors over
+// every company for the top 100, no hydration): the ANN plan and the sketch
+// screen alternate on each query, so both see the same machine load. It
+// reports p50/p99 of each and recall@10/@100 against an exact scan, for
+// stored-company and mixture queries, at each gather size in
+// PROSPECT_ANN_GATHER (average lists' worth, comma-separated; default the
+// built-in annGatherLists).
+//
+//	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench ANNRank -benchtime 200x ./index/embedded/
+func BenchmarkANNRank(b *testing.B) {
+	e := benchEngine(b)
+	if e.ann.idx == nil {
+		b.Skip("no ANN index")
+	}
+	ctx := context.Background()
+	fracs := []float64{annGatherLists}
+	if s := os.Getenv("PROSPECT_ANN_GATHER"); s != "" {
+		fracs = fracs[:0]
+		for _, f := range strings.Split(s, ",") {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fracs = append(fracs, x)
+		}
+	}
+	oldLists, oldMin, oldPerK := annGatherLists, annGatherMin, annGatherPerK
+	defer func() { annGatherLists, annGatherMin, annGatherPerK = oldLists, oldMin, oldPerK }()
+	for _, kind := range []string{"stored", "mix"} {
+		queries := benchQueries(e, 64, kind == "mix", 1)
+		e.mu.RLock()
+		ids := e.live.ToArray()
+		truth := make([][]scored, len(queries))
+		for i, q := range queries {
+			truth[i], _ = e.exact(ctx, ids, q, -2, 100)
+		}
+		e.mu.RUnlock()
+		for _, frac := range fracs {
+			b.Run(fmt.Sprintf("%s/lists=%g", kind, frac), func(b *testing.B) {
+				annGatherLists, annGatherMin, annGatherPerK = frac, 0, 0
+				run := func(q []float32, off bool) ([]scored, time.Duration) {
+					annOff.Store(off)
+					defer annOff.Store(false)
+					start := time.Now()
+					e.mu.RLock()
+					top, _ := e.scanVectors(ctx, e.live, q, -2, 100)
+					e.mu.RUnlock()
+					return top, time.Since(start)
+				}
+				var lat [2][]time.Duration
+				var r10, r100 [2]float64
+				var seen [2]int
+				before := planCounts(e)
+				for i := 0; i < b.N; i++ {
+					qi := i % len(queries)
+					for j := range 2 {
+						off := (i+j)%2 == 1 // alternate which goes first
+						p := 0
+						if off {
+							p = 1
+						}
+						top, d := run(queries[qi], off)
+						lat[p] = append(lat[p], d)
+						if i < len(queries) {
+							a, c := overlap(top, truth[qi], 10), overlap(top, truth[qi], 100)
+							r10[p] += a
+							r100[p] += c
+							seen[p]++
+						}
+					}
+				}
+				after := planCounts(e)
+				b.ReportMetric(float64(after[planANN]-before[planANN])/float64(b.N), "ann-share")
+				for p, name := range []string{"ann", "screen"} {
+					slices.Sort(lat[p])
+					b.ReportMetric(float64(lat[p][len(lat[p])/2].Microseconds())/1000, name+"-p50-ms")
+					b.ReportMetric(float64(lat[p][len(lat[p])*99/100].Microseconds())/1000, name+"-p99-ms")
+					b.ReportMetric(r10[p]/float64(seen[p]), name+"-recall@10")
+					b.ReportMetric(r100[p]/float64(seen[p]), name+"-recall@100")
+				}
+			})
+		}
+	}
+}
+
+// overlap is the share of truth's first n found in got's first n.
+func overlap(got, truth []scored, n int) float64 {
+	want := map[uint32]bool{}
+	for _, s := range truth[:min(n, len(truth))] {
+		want[s.id] = true
+	}
+	hit := 0
+	for _, s := range got[:min(n, len(got))] {
+		if want[s.id] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(max(1, len(want)))
 }

@@ -20,10 +20,10 @@ import (
 func annScale(t *testing.T, n int) {
 	t.Helper()
 	oldExact, oldPool := exactMax, poolMin
-	oldDocs, oldMin, oldPerK, oldTail := annMinDocs, annGatherMin, annGatherPerK, annTailMax
+	oldDocs, oldMin, oldPerK, oldTail, oldLists := annMinDocs, annGatherMin, annGatherPerK, annTailMax, annGatherLists
 	t.Cleanup(func() {
 		exactMax, poolMin = oldExact, oldPool
-		annMinDocs, annGatherMin, annGatherPerK, annTailMax = oldDocs, oldMin, oldPerK, oldTail
+		annMinDocs, annGatherMin, annGatherPerK, annTailMax, annGatherLists = oldDocs, oldMin, oldPerK, oldTail, oldLists
 	})
 	// The shares of a 10M index: the exact scan up to 1% (0.6% there), the
 	// screen between that and annMinSel, the ANN index above.
@@ -32,6 +32,10 @@ func annScale(t *testing.T, n int) {
 	annGatherMin = n / 200
 	annGatherPerK = 10
 	annTailMax = n / 50
+	// A small index has few lists (142 at 20,000): 10 of them are the
+	// share of the candidates that 20 are of 1,000 lists at 1M, and the
+	// plan is taken for candidate sets 8 times that.
+	annGatherLists = 10
 }
 
 // annEngine builds an n-company clustered index at the 1M planner shares

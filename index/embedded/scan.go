@@ -217,7 +217,7 @@ func (e *Engine) plan(c, live, k int) int {
 	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
 	}
-	if e.ann.idx != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k) {
+	if a := e.ann.idx; a != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k, a.nlist) {
 		return planANN
 	}
 	return planScreen
@@ -237,7 +237,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	}
 	plan := e.plan(c, int(e.live.GetCardinality()), k)
 	if plan == planANN {
-		if sub, ok := e.annGather(cand, q, annTarget(c, k)); ok {
+		if sub, ok := e.annGather(cand, q, annTarget(c, k, e.ann.idx.nlist)); ok {
 			e.ann.plans[planANN].Add(1)
 			return e.rankANN(ctx, cand, c, sub, q, min, k)
 		}
@@ -268,7 +268,7 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	// 400,000-company index: exact over 40,000 gathered, 15 ms p50 under
 	// load, against 8 ms for the screen over all 400,000), so only a set
 	// not much larger than the rescored pool is scanned exactly.
-	if 2*poolSize(m, k) >= m {
+	if m <= exactMax || 2*poolSize(m, k) >= m {
 		top, n = e.exact(ctx, sc.ids, q, min, k)
 	} else {
 		top, n = e.screenRank(ctx, sc, q, min, k)
