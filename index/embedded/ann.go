@@ -578,7 +578,7 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 
 // annZ weighs the spread of a list's members toward the query against
 // their mean (rankLists).
-var annZ float32 = 2
+var annZ float32 = 3
 
 // rankLists orders the lists for q, most promising first. A member x of
 // list l has q.x = q.mean_l + q.(x - mean_l); the second term has the

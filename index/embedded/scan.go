@@ -263,16 +263,13 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	sc.ids = candIDs(sub, m, sc.ids)
 	var top []scored
 	var n int
-	// The gathered set is already the query's neighbourhood: the sketch
-	// passes rank it at a twelfth of the exact scan's cost (measured on a
-	// 400,000-company index: exact over 40,000 gathered, 15 ms p50 under
-	// load, against 8 ms for the screen over all 400,000), so only a set
-	// not much larger than the rescored pool is scanned exactly.
-	if m <= exactMax || 2*poolSize(m, k) >= m {
-		top, n = e.exact(ctx, sc.ids, q, min, k)
-	} else {
-		top, n = e.screenRank(ctx, sc, q, min, k)
-	}
+	// The gathered set is scanned exactly: it is the query's
+	// neighbourhood, where the sketch passes' small pool loses the top
+	// (on the 1M demo index the lists gathered held all of a mixture
+	// query's top 10 but the screen over them returned 0.845 of it), and
+	// the planner keeps it to about annTarget (an eighth of the candidates
+	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
+	top, n = e.exact(ctx, sc.ids, q, min, k)
 	if min <= -1 || ctx.Err() != nil {
 		return top, c
 	}
