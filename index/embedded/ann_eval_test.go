@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openprospect/prospectd/index"
 )
 
 // TestANNCoverage measures, without timing, how well list rankings find a
@@ -391,4 +393,72 @@ func overlap(got, truth []scored, n int) float64 {
 		}
 	}
 	return float64(hit) / float64(max(1, len(want)))
+}
+
+// BenchmarkANNBreakdown times a broad search on each plan, the two
+// alternating which goes first (the second finds the first's profiles in
+// the caches): the ranking alone, the ranking with a similarity floor (it
+// adds the Total estimate), and the whole SearchCompanies with hydration
+// (engine time), unfiltered and with a filter of about 30%.
+//
+//	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench ANNBreakdown -benchtime 100x ./index/embedded/
+func BenchmarkANNBreakdown(b *testing.B) {
+	e := benchEngine(b)
+	ctx := context.Background()
+	for _, sel := range []struct {
+		name string
+		frac float64
+	}{{"all", 1}, {"30pct", 0.3}} {
+		f, n := pickFilter(e, sel.frac)
+		for _, kind := range []string{"stored", "mix"} {
+			queries := benchQueries(e, 64, kind == "mix", 1)
+			rank := func(min float32) func(q []float32) {
+				return func(q []float32) {
+					e.mu.RLock()
+					defer e.mu.RUnlock()
+					cand, err := e.eval(f, e.live)
+					if err != nil {
+						b.Fatal(err)
+					}
+					e.scanVectors(ctx, cand, q, min, 100)
+				}
+			}
+			stages := []struct {
+				name string
+				f    func(q []float32)
+			}{
+				{"rank", rank(-2)},
+				{"rank-min0", rank(0)},
+				{"search", func(q []float32) {
+					if _, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 100, Filter: f}); err != nil {
+						b.Fatal(err)
+					}
+				}},
+			}
+			for _, st := range stages {
+				b.Run(sel.name+"/"+kind+"/"+st.name, func(b *testing.B) {
+					var lat [2][]time.Duration
+					before := planCounts(e)
+					for i := 0; i < b.N; i++ {
+						for j := range 2 {
+							p := (i + j) % 2
+							annOff.Store(p == 1)
+							start := time.Now()
+							st.f(queries[i%len(queries)])
+							lat[p] = append(lat[p], time.Since(start))
+							annOff.Store(false)
+						}
+					}
+					after := planCounts(e)
+					b.ReportMetric(float64(n), "candidates")
+					b.ReportMetric(float64(after[planANN]-before[planANN])/float64(b.N), "ann-share")
+					for p, name := range []string{"ann", "screen"} {
+						slices.Sort(lat[p])
+						b.ReportMetric(float64(lat[p][len(lat[p])/2].Microseconds())/1000, name+"-p50-ms")
+						b.ReportMetric(float64(lat[p][len(lat[p])*99/100].Microseconds())/1000, name+"-p99-ms")
+					}
+				})
+			}
+		}
+	}
 }
