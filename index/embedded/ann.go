@@ -15,11 +15,12 @@ import (
 
 // ANN index for broad vector queries: an inverted file (IVF). A spherical
 // k-means coarse quantizer of about sqrt(N) centroids splits the companies
-// into lists (roaring bitmaps of slots); a query ranks the centroids by the
-// exact dot product and gathers the lists nearest it, intersected with the
-// filter's candidates, until it holds enough candidates; those go through
-// the same ranking as any candidate set (exact scan or sketch screen, with
-// exact rescoring), so similarities are the same as on the other plans.
+// into lists (roaring bitmaps of slots); a query ranks the lists by the
+// dot product their members likely reach (rankLists: the members' mean and
+// spread toward the query) and gathers the best, intersected with the
+// filter's candidates, until it holds enough candidates (about 20 lists'
+// worth); those are scanned exactly, so similarities are the same as on
+// the other plans.
 // Gathering by count rather than by a fixed number of lists is what keeps
 // recall under a filter: a filter that matches few companies near the query
 // makes the walk go further out. docs/decisions.md "ANN index (issue 24)"
@@ -34,9 +35,8 @@ import (
 // assignments are saved at Close (annfile.go) so a warm restart does not
 // rebuild.
 //
-// The index is built and used only by engines opened with Options.ANN (off
-// by default until its recall on mixture queries meets the bar; see the
-// option).
+// The index is built and used only by engines opened with Options.ANN
+// (`prospectd serve` does, unless --ann=false).
 
 // annNone marks a slot with no list.
 const annNone = 0xFFFF
