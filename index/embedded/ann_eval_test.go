@@ -210,13 +210,8 @@ func runSchemes(t *testing.T, e *Engine, ids []uint32, cent []float32, nlist int
 	gaussOf := func(mean, vari []float64, z float64) func([]float32, []float64) {
 		return func(q []float32, out []float64) {
 			for l := range nlist {
-				var m, v float64
-				mr, vr := mean[l*dim:(l+1)*dim], vari[l*dim:(l+1)*dim]
-				for j, x := range q {
-					m += float64(x) * mr[j]
-					v += float64(x) * float64(x) * vr[j]
-				}
-				out[l] = m + z*math.Sqrt(v)
+				m, sd := meanSD(q, mean[l*dim:(l+1)*dim], vari[l*dim:(l+1)*dim])
+				out[l] = m + z*sd
 			}
 		}
 	}
@@ -231,13 +226,8 @@ func runSchemes(t *testing.T, e *Engine, ids []uint32, cent []float32, nlist int
 			m := make([]float64, nlist)
 			sd := make([]float64, nlist)
 			for l := range nlist {
-				var a, v float64
-				mr, vr := mean[l*dim:(l+1)*dim], vari[l*dim:(l+1)*dim]
-				for j, x := range q {
-					a += float64(x) * mr[j]
-					v += float64(x) * float64(x) * vr[j]
-				}
-				m[l], sd[l] = a, math.Sqrt(v)+1e-9
+				m[l], sd[l] = meanSD(q, mean[l*dim:(l+1)*dim], vari[l*dim:(l+1)*dim])
+				sd[l] += 1e-9
 			}
 			lo, hi := -1.0, 1.0
 			for range 40 {
@@ -461,4 +451,15 @@ func BenchmarkANNBreakdown(b *testing.B) {
 			}
 		}
 	}
+}
+
+// meanSD is the mean and standard deviation of q.x over a list's members
+// described by their mean and per-dimension variance (covariance ignored).
+func meanSD(q []float32, mean, vari []float64) (m, sd float64) {
+	var v float64
+	for j, x := range q {
+		m += float64(x) * mean[j]
+		v += float64(x) * float64(x) * vari[j]
+	}
+	return m, math.Sqrt(v)
 }
