@@ -39,6 +39,7 @@ func runServe(ctx context.Context, args []string) error {
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	runBatch := fs.Int("prospecting-batch", "PROSPECT_PROSPECTING_BATCH", 25, "companies a prospecting run checks or researches per persisted step")
+	ann := fs.Bool("ann", "PROSPECT_ANN", true, "build and use the IVF index for broad vector queries of the embedded engine (false: the sketch screen over every candidate)")
 	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
@@ -76,7 +77,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("open state store: %w", err)
 	}
 	defer st.Close()
-	eng, err := b.openEngine(ctx, embedded.Options{})
+	eng, err := b.openEngine(ctx, embedded.Options{ANN: *ann})
 	if err != nil {
 		return fmt.Errorf("open search engine: %w", err)
 	}
