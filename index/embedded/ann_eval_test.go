@@ -137,7 +137,7 @@ func TestANNCoverage(t *testing.T) {
 			}
 			cent := trainCentroids(sample, e.dim, nlist, 1, func() bool { return false })
 			b := newANN(e.dim, cent, 0, n)
-			assign := make([]uint16, len(e.domains))
+			assign := make([]uint16, e.domains.slots())
 			parallel(len(ids), 512, func(_, lo, hi int) {
 				short := make([]int32, 0, annShortlist)
 				for _, id := range ids[lo:hi] {

@@ -358,7 +358,7 @@ func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
 	e.mu.RLock()
 	var domains []string
 	for len(domains) < n*5 {
-		if d := e.domains[r.IntN(len(e.domains))]; d != "" {
+		if d := e.domains.get(uint32(r.IntN(e.domains.slots()))); d != "" {
 			domains = append(domains, d)
 		}
 	}
@@ -403,7 +403,7 @@ func recallLimit(tb testing.TB, e *Engine, f index.Filter, queries [][]float32, 
 		top, _ := e.exact(ctx, ids, q, -2, limit)
 		want := map[string]int{}
 		for i, s := range top {
-			want[e.domains[s.id]] = i
+			want[e.domains.get(s.id)] = i
 		}
 		e.mu.RUnlock()
 		h10, h100 := 0, 0

@@ -123,8 +123,7 @@ type Engine struct {
 	mu      sync.RWMutex // guards everything below
 	meta    *index.Meta
 	dim     int
-	ids     map[string]uint32
-	domains []string
+	domains *domainTable // domain <-> slot (domains.go)
 	free    []uint32
 	chunks  [][]float32 // vectors, chunkDocs a chunk
 	signs   [][]uint64  // sign sketches, chunkDocs a chunk (vecstore.go)
@@ -288,8 +287,8 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 }
 
 func (e *Engine) reset() {
-	e.ids = map[string]uint32{}
-	e.domains, e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil, nil
+	e.domains = newDomainTable()
+	e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil
 	e.signs = nil
 	e.live = roaring.New()
 	for i := range e.post {
@@ -378,6 +377,8 @@ func (e *Engine) loadAll() error {
 		return loadErr
 	}
 	e.addPostings(bulk)
+	e.compactPostings()
+	e.trimSlots()
 	// Hand the load's garbage (decode buffers, id lists) back now rather
 	// than leave the server holding it.
 	debug.FreeOSMemory()
@@ -444,14 +445,13 @@ func (e *Engine) addPostings(b *bulkPostings) {
 // place assigns the document a slot, fills its columns and collects its
 // postings in bulk (see addPostings); it returns the slot.
 func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
-	id, ok := e.ids[domain]
+	id, ok := e.domains.lookup(domain)
 	if !ok {
 		if n := len(e.free); n > 0 {
 			id = e.free[n-1]
 			e.free = e.free[:n-1]
 		} else {
-			id = uint32(len(e.domains))
-			e.domains = append(e.domains, "")
+			id = uint32(e.domains.slots())
 			e.scores = append(e.scores, 0)
 			e.starts = append(e.starts, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
@@ -459,9 +459,8 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
 			}
 		}
-		e.ids[domain] = id
+		e.domains.add(id, domain)
 	}
-	e.domains[id] = domain
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
 	v := e.vectorOf(id)
@@ -742,7 +741,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		// needed.
 		e.mu.RLock()
 		for i := range work {
-			_, work[i].hadOld = e.ids[work[i].domain]
+			_, work[i].hadOld = e.domains.lookup(work[i].domain)
 		}
 		e.mu.RUnlock()
 	}
@@ -818,7 +817,7 @@ func (e *Engine) indexInMemory(work []pending) {
 	add := upsertPostings.Get().(*bulkPostings)
 	defer add.reset()
 	for i := range work {
-		if id, ok := e.ids[work[i].domain]; ok && work[i].hadOld {
+		if id, ok := e.domains.lookup(work[i].domain); ok && work[i].hadOld {
 			e.unindex(id, &work[i].old)
 		}
 		add.live = append(add.live, e.place(work[i].domain, &work[i].en, add))
@@ -925,12 +924,14 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	e.mu.Lock()
 	e.rangeCache = nil
 	for i := range del {
-		id := e.ids[del[i].domain]
+		id, ok := e.domains.remove(del[i].domain)
+		if !ok {
+			// Stored but not indexed (written by a LoadOnly engine).
+			continue
+		}
 		e.unindex(id, &del[i].en)
 		e.annDrop(id)
 		e.live.Remove(id)
-		delete(e.ids, del[i].domain)
-		e.domains[id] = ""
 		e.free = append(e.free, id)
 	}
 	e.mu.Unlock()
@@ -979,7 +980,7 @@ func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[stri
 	defer e.mu.RUnlock()
 	out := make(map[string][]float32, len(domains))
 	for _, d := range domains {
-		if id, ok := e.ids[d]; ok {
+		if id, ok := e.domains.lookup(d); ok {
 			out[d] = append([]float32(nil), e.vectorOf(id)...)
 		}
 	}
