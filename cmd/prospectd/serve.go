@@ -41,6 +41,7 @@ func runServe(ctx context.Context, args []string) error {
 	runBatch := fs.Int("prospecting-batch", "PROSPECT_PROSPECTING_BATCH", 25, "companies a prospecting run checks or researches per persisted step")
 	webhookPrivate := fs.Bool("webhook-allow-private", "PROSPECT_WEBHOOK_ALLOW_PRIVATE", false,
 		"let monitor and run webhooks reach loopback and private addresses (single-tenant setups, tests); off by default")
+	ann := fs.Bool("ann", "PROSPECT_ANN", true, "build and use the IVF index for broad vector queries of the embedded engine (false: the sketch screen over every candidate)")
 	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
@@ -83,7 +84,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("open state store: %w", err)
 	}
 	defer st.Close()
-	eng, err := b.openEngine(ctx, embedded.Options{})
+	eng, err := b.openEngine(ctx, embedded.Options{ANN: *ann})
 	if err != nil {
 		return fmt.Errorf("open search engine: %w", err)
 	}

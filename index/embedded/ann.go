@@ -15,11 +15,12 @@ import (
 
 // ANN index for broad vector queries: an inverted file (IVF). A spherical
 // k-means coarse quantizer of about sqrt(N) centroids splits the companies
-// into lists (roaring bitmaps of slots); a query ranks the centroids by the
-// exact dot product and gathers the lists nearest it, intersected with the
-// filter's candidates, until it holds enough candidates; those go through
-// the same ranking as any candidate set (exact scan or sketch screen, with
-// exact rescoring), so similarities are the same as on the other plans.
+// into lists (roaring bitmaps of slots); a query ranks the lists by the
+// dot product their members likely reach (rankLists: the members' mean and
+// spread toward the query) and gathers the best, intersected with the
+// filter's candidates, until it holds enough candidates (about 20 lists'
+// worth); those are scanned exactly, so similarities are the same as on
+// the other plans.
 // Gathering by count rather than by a fixed number of lists is what keeps
 // recall under a filter: a filter that matches few companies near the query
 // makes the walk go further out. docs/decisions.md "ANN index (issue 24)"
@@ -34,9 +35,8 @@ import (
 // assignments are saved at Close (annfile.go) so a warm restart does not
 // rebuild.
 //
-// The index is built and used only by engines opened with Options.ANN (off
-// by default until its recall on mixture queries meets the bar; see the
-// option).
+// The index is built and used only by engines opened with Options.ANN
+// (`prospectd serve` does, unless --ann=false).
 
 // annNone marks a slot with no list.
 const annNone = 0xFFFF
@@ -49,12 +49,15 @@ var (
 	// annMinSel: the planner takes the ANN plan for candidate sets of at
 	// least this share of the index (and above exactMax).
 	annMinSel = 0.02
-	// annGatherFrac, annGatherMin, annGatherPerK: the walk over the lists
-	// stops once it holds the largest of annGatherFrac of the candidates,
-	// annGatherMin, and annGatherPerK*k.
-	annGatherFrac = 0.10
-	annGatherMin  = 40_000
-	annGatherPerK = 200
+	// annGatherLists, annGatherMin, annGatherPerK: the walk over the
+	// lists stops once it holds the largest of annGatherLists average
+	// lists' worth of the candidates (c*annGatherLists/nlist: a fixed
+	// number of lists probed, the usual IVF setting, counted so that a
+	// filter makes the walk go further), annGatherMin, and
+	// annGatherPerK*k.
+	annGatherLists = 20.0
+	annGatherMin   = 20_000
+	annGatherPerK  = 200
 	// annGatherRatio: the ANN plan is taken only for candidate sets at
 	// least this many times what it gathers; nearer, the walk over the
 	// lists and their intersections with the filter cost more than the
@@ -80,9 +83,10 @@ const (
 	annBatch = 8192
 )
 
-// annTarget is how many candidates the ANN plan gathers for the top k of c.
-func annTarget(c, k int) int {
-	return max(int(annGatherFrac*float64(c)), annGatherMin, annGatherPerK*k)
+// annTarget is how many candidates the ANN plan gathers for the top k of
+// c from nlist lists.
+func annTarget(c, k, nlist int) int {
+	return max(int(annGatherLists*float64(c)/float64(max(1, nlist))), annGatherMin, annGatherPerK*k)
 }
 
 // annLists is the number of centroids for n companies.
@@ -100,6 +104,11 @@ type annIndex struct {
 	metaKey    uint64    // the embedder it was built for (annMetaKey)
 	cent       []float32 // nlist*dim, unit length
 	csign      []uint64  // nlist*signWords(dim)
+	// mean and vari describe each list's members (nlist*dim each: their
+	// mean and per-dimension variance, from the training sample): a
+	// query ranks the lists by the members' likely best dot product
+	// (rankLists), not by the centroid's.
+	mean, vari []float32
 	lists      []*roaring.Bitmap
 	assign     []uint16 // by slot; annNone when in no list
 	dirty      *roaring.Bitmap
@@ -256,6 +265,53 @@ func trainCentroids(sample []float32, dim, nlist int, seed uint64, stopped func(
 		})
 	}
 	return cent
+}
+
+// listStats assigns the sample (n vectors of dim, flat) to a's lists and
+// returns each list's member mean and per-dimension variance (nlist*dim
+// each; zero for a list no sample vector falls in).
+func listStats(sample []float32, dim int, a *annIndex) (mean, vari []float32) {
+	n := len(sample) / dim
+	w := signWords(dim)
+	assign := make([]uint16, n)
+	parallel(n, 1024, func(_, lo, hi int) {
+		short := make([]int32, 0, annShortlist)
+		sign := make([]uint64, w)
+		for i := lo; i < hi; i++ {
+			v := sample[i*dim : (i+1)*dim]
+			sketch(v, sign)
+			assign[i] = a.nearest(v, sign, short)
+		}
+	})
+	mean = make([]float32, a.nlist*dim)
+	vari = make([]float32, a.nlist*dim)
+	parallel(a.nlist, 16, func(_, lo, hi int) {
+		s := make([]float64, (hi-lo)*dim)
+		s2 := make([]float64, (hi-lo)*dim)
+		c := make([]int, hi-lo)
+		for i := range n {
+			l := int(assign[i]) - lo
+			if l < 0 || l >= hi-lo {
+				continue
+			}
+			c[l]++
+			for j, x := range sample[i*dim : (i+1)*dim] {
+				s[l*dim+j] += float64(x)
+				s2[l*dim+j] += float64(x) * float64(x)
+			}
+		}
+		for l := range hi - lo {
+			if c[l] == 0 {
+				continue
+			}
+			for j := range dim {
+				m := s[l*dim+j] / float64(c[l])
+				mean[(lo+l)*dim+j] = float32(m)
+				vari[(lo+l)*dim+j] = float32(max(0, s2[l*dim+j]/float64(c[l])-m*m))
+			}
+		}
+	})
+	return mean, vari
 }
 
 // r2 is a deterministic pseudo-random int from its arguments (parallel
@@ -444,6 +500,7 @@ func (e *Engine) annTrain() *annIndex {
 		return nil
 	}
 	a := newANN(dim, cent, key, n)
+	a.mean, a.vari = listStats(sample, dim, a)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.dim != dim || !sameChunks(e.chunks, chunks) {
@@ -499,24 +556,15 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 	if tail.GetCardinality() > uint64(annTailMax) {
 		return nil, false
 	}
-	type cs struct {
-		l int
-		s float32
-	}
-	order := make([]cs, a.nlist)
-	for l := range order {
-		order[l] = cs{l, dot(q, a.cent[l*a.dim:(l+1)*a.dim])}
-	}
-	// Nearest first; equal scores in list order.
-	slices.SortFunc(order, func(x, y cs) int { return cmp.Or(cmp.Compare(y.s, x.s), x.l-y.l) })
+	order := a.rankLists(q)
 	parts := make([]*roaring.Bitmap, 0, 64)
 	parts = append(parts, tail)
 	got := 0
-	for _, o := range order {
+	for _, l := range order {
 		if got >= target {
 			break
 		}
-		p := a.lists[o.l]
+		p := a.lists[l]
 		if !unfiltered {
 			p = roaring.And(p, cand)
 		}
@@ -526,4 +574,40 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 		}
 	}
 	return roaring.FastOr(parts...), true
+}
+
+// annZ weighs the spread of a list's members toward the query against
+// their mean (rankLists).
+var annZ float32 = 3
+
+// rankLists orders the lists for q, most promising first. A member x of
+// list l has q.x = q.mean_l + q.(x - mean_l); the second term has the
+// variance sum_j q_j^2 vari_lj (the per-dimension variance, ignoring
+// covariance), so a list scores q.mean_l + annZ standard deviations: the
+// dot product its best members reach. Ranking by the centroid alone misses
+// lists whose members spread toward a query that lies between clusters,
+// which is where a mixture of several companies lies (docs/decisions.md
+// "ANN recall for mixtures (issue 24)"). Equal scores keep list order.
+func (a *annIndex) rankLists(q []float32) []int {
+	dim := a.dim
+	q2 := make([]float32, dim)
+	for j, x := range q {
+		q2[j] = x * x
+	}
+	score := make([]float32, a.nlist)
+	for l := range score {
+		if a.mean == nil {
+			score[l] = dot(q, a.cent[l*dim:(l+1)*dim])
+			continue
+		}
+		m := dot(q, a.mean[l*dim:(l+1)*dim])
+		v := dot(q2, a.vari[l*dim:(l+1)*dim])
+		score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
+	}
+	order := make([]int, a.nlist)
+	for l := range order {
+		order[l] = l
+	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Or(cmp.Compare(score[y], score[x]), x-y) })
+	return order
 }

@@ -20,10 +20,10 @@ import (
 func annScale(t *testing.T, n int) {
 	t.Helper()
 	oldExact, oldPool := exactMax, poolMin
-	oldDocs, oldMin, oldPerK, oldTail := annMinDocs, annGatherMin, annGatherPerK, annTailMax
+	oldDocs, oldMin, oldPerK, oldTail, oldLists := annMinDocs, annGatherMin, annGatherPerK, annTailMax, annGatherLists
 	t.Cleanup(func() {
 		exactMax, poolMin = oldExact, oldPool
-		annMinDocs, annGatherMin, annGatherPerK, annTailMax = oldDocs, oldMin, oldPerK, oldTail
+		annMinDocs, annGatherMin, annGatherPerK, annTailMax, annGatherLists = oldDocs, oldMin, oldPerK, oldTail, oldLists
 	})
 	// The shares of a 10M index: the exact scan up to 1% (0.6% there), the
 	// screen between that and annMinSel, the ANN index above.
@@ -32,6 +32,10 @@ func annScale(t *testing.T, n int) {
 	annGatherMin = n / 200
 	annGatherPerK = 10
 	annTailMax = n / 50
+	// A small index has few lists (142 at 20,000): 10 of them are the
+	// share of the candidates that 20 are of 1,000 lists at 1M, and the
+	// plan is taken for candidate sets 8 times that.
+	annGatherLists = 10
 }
 
 // annEngine builds an n-company clustered index at the 1M planner shares
@@ -446,6 +450,49 @@ func TestANNTrainCentroids(t *testing.T) {
 		l := a.nearest(v, s, nil)
 		if got := cent[int(l)*dim+i%2]; got < 0.8 {
 			t.Fatalf("point %d (axis %d) assigned to a centroid with %.2f on its axis", i, i%2, got)
+		}
+	}
+}
+
+// TestANNRankLists checks the list ranking: by the centroid without member
+// statistics, and with them by the dot product the members reach — a list
+// spread toward the query outranks a tight one whose centroid is nearer.
+func TestANNRankLists(t *testing.T) {
+	const dim = 4
+	cent := []float32{1, 0, 0, 0, 0, 1, 0, 0}
+	q := []float32{0.6, 0, 0.8, 0}
+	for _, tc := range []struct {
+		name       string
+		mean, vari []float32
+		want       []int
+	}{
+		{"centroid only", nil, nil, []int{0, 1}},
+		{"tight lists", []float32{0.9, 0, 0, 0, 0, 0.9, 0, 0}, []float32{0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001}, []int{0, 1}},
+		{"list 1 spread toward q", []float32{0.9, 0, 0, 0, 0, 0.7, 0, 0}, []float32{0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.2, 0.001}, []int{1, 0}},
+	} {
+		a := newANN(dim, cent, 0, 0)
+		a.mean, a.vari = tc.mean, tc.vari
+		if got := a.rankLists(q); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: order %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestANNListStats checks the member statistics of a two-list sample.
+func TestANNListStats(t *testing.T) {
+	const dim = 2
+	a := newANN(dim, []float32{1, 0, 0, 1}, 0, 0)
+	// List 0: (1,0) and (0.8,0.6); list 1: (0,1) twice.
+	sample := []float32{1, 0, 0.8, 0.6, 0, 1, 0, 1}
+	mean, vari := listStats(sample, dim, a)
+	want := []float32{0.9, 0.3, 0, 1}
+	wantV := []float32{0.01, 0.09, 0, 0}
+	for i := range want {
+		if d := mean[i] - want[i]; d > 1e-6 || d < -1e-6 {
+			t.Errorf("mean[%d] = %v, want %v", i, mean[i], want[i])
+		}
+		if d := vari[i] - wantV[i]; d > 1e-6 || d < -1e-6 {
+			t.Errorf("vari[%d] = %v, want %v", i, vari[i], wantV[i])
 		}
 	}
 }

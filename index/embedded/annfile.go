@@ -27,11 +27,13 @@ import (
 //
 // Layout, little-endian: annMagic, meta key u64, dim u32, nlist u32,
 // trained-for u64, companies u64, domain hash u64, nlist*dim float32
-// centroids, companies u16 lists (annNone: unassigned), CRC-32C of all
-// that.
+// centroids, nlist*dim float32 member means, nlist*dim float32 member
+// variances, companies u16 lists (annNone: unassigned), CRC-32C of all
+// that. Version 1 files (no means and variances) are not read: the index
+// is trained again.
 const (
 	annFile  = "ann-companies.bin"
-	annMagic = "PROSPECT-IVF-1\n"
+	annMagic = "PROSPECT-IVF-2\n"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -65,7 +67,7 @@ func (e *Engine) saveANN() {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	a := e.ann.idx
-	if a == nil || e.loadOnly {
+	if a == nil || e.loadOnly || len(a.mean) != len(a.cent) {
 		return
 	}
 	if err := e.writeANN(path, a); err != nil {
@@ -96,8 +98,10 @@ func (e *Engine) writeANN(path string, a *annIndex) error {
 	b = binary.LittleEndian.AppendUint64(b, uint64(a.trainedN))
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(order)))
 	b = binary.LittleEndian.AppendUint64(b, domainHash(e.domains, order))
-	for _, x := range a.cent {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	for _, xs := range [][]float32{a.cent, a.mean, a.vari} {
+		for _, x := range xs {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
 	}
 	w.Write(b)
 	b = b[:0]
@@ -162,15 +166,20 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 	n := int(binary.LittleEndian.Uint64(p[24:]))
 	hash := binary.LittleEndian.Uint64(p[32:])
 	p = p[40:]
-	if key != e.annMetaKey() || dim != e.dim || nlist <= 0 || nlist > annMaxLists || len(p) != nlist*dim*4+n*2 {
+	if key != e.annMetaKey() || dim != e.dim || nlist <= 0 || nlist > annMaxLists || len(p) != 3*nlist*dim*4+n*2 {
 		return nil, errANNFile
 	}
-	cent := make([]float32, nlist*dim)
-	for i := range cent {
-		cent[i] = math.Float32frombits(binary.LittleEndian.Uint32(p[i*4:]))
+	floats := func() []float32 {
+		xs := make([]float32, nlist*dim)
+		for i := range xs {
+			xs[i] = math.Float32frombits(binary.LittleEndian.Uint32(p[i*4:]))
+		}
+		p = p[nlist*dim*4:]
+		return xs
 	}
-	p = p[nlist*dim*4:]
+	cent := floats()
 	a := newANN(dim, cent, key, trained)
+	a.mean, a.vari = floats(), floats()
 	a.assign = make([]uint16, e.domains.slots())
 	for i := range a.assign {
 		a.assign[i] = annNone

@@ -69,10 +69,10 @@ type Options struct {
 	// counts, Len and deletes see the index as it was when it was opened.
 	LoadOnly bool
 	// ANN builds, keeps and saves the IVF index for broad vector queries
-	// (ann.go) and lets the planner use it. Off by default: on synthetic
-	// clustered data at 900,000 companies its recall@10 for queries mixing
-	// several companies was 0.86, under the 0.95 bar the sketch screen
-	// meets (docs/benchmarks.md "ANN index for broad queries (issue 24)").
+	// (ann.go) and lets the planner use it. `prospectd serve` sets it
+	// (unless --ann=false); the loading commands, which close the engine
+	// when done, leave it off (docs/decisions.md "ANN recall for mixtures
+	// (issue 24)").
 	ANN bool
 }
 

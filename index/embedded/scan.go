@@ -213,12 +213,16 @@ const (
 // screen beside it under the same machine load).
 var annOff atomic.Bool
 
-// plan chooses how to rank c candidates out of live for the top k.
+// plan chooses how to rank c candidates out of live for the top k. The ANN
+// plan scans about annTarget candidates exactly where the screen passes
+// over all c: at 1M it took an unfiltered lookalike from 11-14 ms to 6 ms
+// of engine time and a 30% filter from 13-15 to 11-12.5 ms, with recall@10
+// 1.000 (docs/benchmarks.md "ANN recall for mixtures (issue 24)").
 func (e *Engine) plan(c, live, k int) int {
 	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
 	}
-	if e.ann.idx != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k) {
+	if a := e.ann.idx; a != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k, a.nlist) {
 		return planANN
 	}
 	return planScreen
@@ -238,7 +242,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	}
 	plan := e.plan(c, int(e.live.GetCardinality()), k)
 	if plan == planANN {
-		if sub, ok := e.annGather(cand, q, annTarget(c, k)); ok {
+		if sub, ok := e.annGather(cand, q, annTarget(c, k, e.ann.idx.nlist)); ok {
 			e.ann.plans[planANN].Add(1)
 			return e.rankANN(ctx, cand, c, sub, q, min, k)
 		}
@@ -264,16 +268,13 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	sc.ids = candIDs(sub, m, sc.ids)
 	var top []scored
 	var n int
-	// The gathered set is already the query's neighbourhood: the sketch
-	// passes rank it at a twelfth of the exact scan's cost (measured on a
-	// 400,000-company index: exact over 40,000 gathered, 15 ms p50 under
-	// load, against 8 ms for the screen over all 400,000), so only a set
-	// not much larger than the rescored pool is scanned exactly.
-	if 2*poolSize(m, k) >= m {
-		top, n = e.exact(ctx, sc.ids, q, min, k)
-	} else {
-		top, n = e.screenRank(ctx, sc, q, min, k)
-	}
+	// The gathered set is scanned exactly: it is the query's
+	// neighbourhood, where the sketch passes' small pool loses the top
+	// (on the 1M demo index the lists gathered held all of a mixture
+	// query's top 10 but the screen over them returned 0.845 of it), and
+	// the planner keeps it to about annTarget (an eighth of the candidates
+	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
+	top, n = e.exact(ctx, sc.ids, q, min, k)
 	if min <= -1 || ctx.Err() != nil {
 		return top, c
 	}
