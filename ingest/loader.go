@@ -63,11 +63,15 @@ type Loader struct {
 	// A first load that ends with fewer than min(MinFit, FitSample) valid
 	// records, or whose records share too few terms to fit on, gets the
 	// hashing embedder (embedding.Hashing) instead of a fitted one.
-	Embedder  embedding.Embedder
-	FitSample int // default DefaultFitSample
-	MinFit    int // default DefaultMinFit
-	BatchSize int // default DefaultBatchSize
-	Workers   int // default runtime.NumCPU()
+	Embedder embedding.Embedder
+	// FitOptions configure the fit of a new index's embedder (label
+	// directions: embedding.Options.LabelDims); the zero value fits with
+	// embedding's defaults.
+	FitOptions embedding.Options
+	FitSample  int // default DefaultFitSample
+	MinFit     int // default DefaultMinFit
+	BatchSize  int // default DefaultBatchSize
+	Workers    int // default runtime.NumCPU()
 	// Rejects receives a CSV header and one line per refused row: row,
 	// domain (as found in the row), reason. Rows refused by the reader or
 	// by Normalize come in row order; rows the engine refuses follow their
@@ -696,7 +700,7 @@ func (p *pipeline) fit() {
 // not done by the loader: the index keeps the embedder it started with.
 func (p *pipeline) firstEmbedder(docs []embedding.Doc) (embedding.Embedder, error) {
 	if len(docs) >= p.minFit {
-		m, err := embedding.Fit(docs, embedding.Options{})
+		m, err := embedding.Fit(docs, p.l.FitOptions)
 		if err == nil {
 			return m, nil
 		}

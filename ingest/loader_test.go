@@ -354,6 +354,30 @@ func TestLoaderEmbedders(t *testing.T) {
 			}
 		})
 	}
+	// FitOptions reach the first fit: label directions (the corpus has
+	// industry labels) give another model than the default options.
+	t.Run("fit options", func(t *testing.T) {
+		in := corpusJSONL(t, 150)
+		ids := map[int]string{}
+		for _, labels := range []int{0, 8} {
+			eng := newMemEngine()
+			l := &Loader{Engine: eng, MinFit: 100, FitOptions: embedding.Options{Dim: 32, LabelDims: labels}}
+			if _, err := l.Load(ctx, NewJSONL(strings.NewReader(in))); err != nil {
+				t.Fatal(err)
+			}
+			emb, err := embedding.Open(ctx, eng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if emb.Dim() != 32 {
+				t.Fatalf("label dims %d: embedder %s of %d dimensions, want the fitted 32-dimension model", labels, emb.ID(), emb.Dim())
+			}
+			ids[labels] = emb.ID()
+		}
+		if ids[0] == ids[8] {
+			t.Fatalf("label directions did not change the fitted model %s", ids[0])
+		}
+	})
 	t.Run("nothing valid to load", func(t *testing.T) {
 		eng := newMemEngine()
 		st, err := (&Loader{Engine: eng}).Load(ctx, NewJSONL(strings.NewReader(`{"domain":"bad domain"}`+"\n")))

@@ -20,7 +20,12 @@ func runDemo(ctx context.Context, args []string) error {
 	out := fs.String("out", "PROSPECT_DEMO_OUT", "", "write the companies to this JSONL file instead of loading them (input for `prospectd ingest companies`)")
 	contactsOut := fs.String("contacts-out", "PROSPECT_DEMO_CONTACTS_OUT", "", "with --out: write the contacts to this JSONL file (input for `prospectd ingest contacts`)")
 	b := addBackendFlags(fs)
+	ff := addFitFlags(fs)
 	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	fit, err := ff.options()
+	if err != nil {
 		return err
 	}
 	if *companies < 1 {
@@ -44,7 +49,7 @@ func runDemo(ctx context.Context, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	st, took, err := loadDemo(ctx, eng, *companies, int64(*seed))
+	st, took, err := loadDemo(ctx, eng, *companies, int64(*seed), fit)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,12 @@ func runIngest(ctx context.Context, args []string) error {
 	noRefit := fs.Bool("no-refit", "PROSPECT_NO_REFIT", false, "do not refit the embedder after the load even when the index has grown enough (see prospectd refit --check)")
 	b := addBackendFlags(fs)
 	pf := addEmbedderFlags(fs)
+	ff := addFitFlags(fs)
 	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	fit, err := ff.options()
 	if err != nil {
 		return err
 	}
@@ -60,7 +65,7 @@ func runIngest(ctx context.Context, args []string) error {
 	defer rf.Close()
 
 	p := newProgress("ingest "+path, -1)
-	l := &ingest.Loader{Engine: eng, Rejects: rf, Progress: p.update, Embedder: provider}
+	l := &ingest.Loader{Engine: eng, Rejects: rf, Progress: p.update, Embedder: provider, FitOptions: fit}
 	start := time.Now()
 	st, err := l.Load(ctx, src)
 	p.finish()
@@ -89,7 +94,7 @@ func runIngest(ctx context.Context, args []string) error {
 	if err := eng.Close(); err != nil {
 		return err
 	}
-	return refitAfterIngest(ctx, b, newLogger(*b.logFormat))
+	return refitAfterIngest(ctx, b, newLogger(*b.logFormat), fit)
 }
 
 // ingestContacts loads a contacts file; employers are looked up in the

@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/record"
@@ -62,14 +63,15 @@ func (p *progress) finish() {
 	}
 }
 
-// loadDemo generates n companies with the seed and loads them into eng.
+// loadDemo generates n companies with the seed and loads them into eng
+// (fit: the fit of a new index's embedder).
 func loadDemo(ctx context.Context, eng interface {
 	ingest.Target
 	index.Refresher
-}, n int, seed int64) (ingest.Stats, time.Duration, error) {
+}, n int, seed int64, fit embedding.Options) (ingest.Stats, time.Duration, error) {
 	g := demo.New(demo.Options{Companies: n, Seed: seed})
 	p := newProgress("demo corpus", n)
-	l := &ingest.Loader{Engine: eng, Progress: p.update, Rejects: io.Discard}
+	l := &ingest.Loader{Engine: eng, Progress: p.update, Rejects: io.Discard, FitOptions: fit}
 	start := time.Now()
 	st, err := l.Load(ctx, g.Source())
 	p.finish()

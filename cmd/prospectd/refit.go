@@ -31,7 +31,12 @@ func runRefit(ctx context.Context, args []string) error {
 	check := fs.Bool("check", "PROSPECT_REFIT_CHECK", false, "only print whether a refit is due, and why")
 	b := addBackendFlags(fs)
 	pf := addEmbedderFlags(fs)
+	ff := addFitFlags(fs)
 	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	fit, err := ff.options()
 	if err != nil {
 		return err
 	}
@@ -48,7 +53,7 @@ func runRefit(ctx context.Context, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	svc, ok := newRefitService(eng, log)
+	svc, ok := newRefitService(eng, log, fit)
 	if !ok {
 		return fmt.Errorf("the %s engine cannot refit: %w", eng.Name(), index.ErrUnsupported)
 	}
@@ -99,25 +104,26 @@ func (p *progress) percent(pct int) {
 	fmt.Fprintf(os.Stderr, "%s: %d%% (%s)\n", p.label, pct, time.Since(p.start).Round(time.Second))
 }
 
-// newRefitService returns the refit service of an engine that can refit.
-func newRefitService(eng index.Engine, log zerolog.Logger) (*refit.Service, bool) {
+// newRefitService returns the refit service of an engine that can refit
+// (fit: the options of its fits of the built-in model).
+func newRefitService(eng index.Engine, log zerolog.Logger, fit embedding.Options) (*refit.Service, bool) {
 	re, ok := eng.(refit.Engine)
 	if !ok {
 		return nil, false
 	}
-	return &refit.Service{Engine: re, Log: log}, true
+	return &refit.Service{Engine: re, Log: log, FitOptions: fit}, true
 }
 
 // refitAfterIngest runs the refit rule after a company load: the loading
 // command owns the index, so a due refit runs at once, on an engine
 // opened for serving (a load-only engine has no in-memory index to swap).
-func refitAfterIngest(ctx context.Context, b backendFlags, log zerolog.Logger) error {
+func refitAfterIngest(ctx context.Context, b backendFlags, log zerolog.Logger, fit embedding.Options) error {
 	eng, err := b.openEngine(ctx, embedded.Options{})
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	svc, ok := newRefitService(eng, log)
+	svc, ok := newRefitService(eng, log, fit)
 	if !ok {
 		return nil
 	}

@@ -63,6 +63,17 @@ func TestRefitCommands(t *testing.T) {
 	if out := run(t, bin, "refit", "--data-dir", dir); !strings.Contains(out, "no refit") {
 		t.Fatalf("refit right after one: %s", out)
 	}
+	// --label-dims reaches the fit: a forced refit with label directions
+	// (the demo corpus has industry labels) gives another model; out of
+	// range is refused by name.
+	fitted := m[2]
+	out = run(t, bin, "refit", "--force", "--label-dims", "16", "--data-dir", dir)
+	if m := refittedLine.FindStringSubmatch(out); m == nil || m[1] != fitted || !strings.HasPrefix(m[2], "tfidf-svd-") || m[2] == fitted {
+		t.Fatalf("refit --force --label-dims 16 after %s: %s", fitted, out)
+	}
+	if b, err := exec.Command(bin, "refit", "--label-dims", "256", "--data-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--label-dims: must be 0-255") {
+		t.Fatalf("--label-dims 256: %v %s", err, b)
+	}
 
 	f := embedfake.Start("sk-cli-secret", 48)
 	defer f.Close()

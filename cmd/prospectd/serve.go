@@ -51,7 +51,12 @@ func runServe(ctx context.Context, args []string) error {
 	cf := addCrawlFlags(fs)
 	crf := addCRMFlags(fs)
 	pf := addEmbedderFlags(fs)
+	ff := addFitFlags(fs)
 	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	fit, err := ff.options()
+	if err != nil {
 		return err
 	}
 	emailCfg, err := ef.config()
@@ -99,7 +104,7 @@ func runServe(ctx context.Context, args []string) error {
 		}
 		if empty {
 			log.Info().Int("companies", *demoN).Msg("empty index: building the demo corpus")
-			s, took, err := loadDemo(ctx, eng, *demoN, int64(*seed))
+			s, took, err := loadDemo(ctx, eng, *demoN, int64(*seed), fit)
 			if err != nil {
 				return err
 			}
@@ -159,7 +164,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	jc.CRM = crmSvc
-	refits, canRefit := newRefitService(eng, log)
+	refits, canRefit := newRefitService(eng, log, fit)
 	if canRefit {
 		refits.Embedder = provider
 		jc.Refit = refits

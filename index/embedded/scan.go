@@ -16,8 +16,9 @@ import (
 // Small candidate sets are scanned exactly: the float32 dot product of every
 // candidate. Large ones go through three passes, each over fewer documents:
 //
-//  1. screen: unweighted Hamming similarity of the sign sketches (a few ns a
-//     document) keeps the best screenFrac of the candidates;
+//  1. screen: agreement of the sign sketches on the half of the dimensions
+//     where the query is largest (unweighted; a few ns a document) keeps the
+//     best screenFrac of the candidates;
 //  2. refine: the sign sketches again, each agreeing dimension weighted by
 //     the query component's magnitude quantized to refinePlanes bits, keeps
 //     a pool of poolSize(C, k);
@@ -306,9 +307,10 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	c := len(ids)
 	pool := poolSize(c, k)
 
-	// 1. screen with the unweighted sketch similarity.
+	// 1. screen with the unweighted sketch agreement on the query's
+	// larger half of the dimensions.
 	keep := max(c/screenFrac, screenPool*pool)
-	sc.surv = e.screen(ctx, newQHamming(q), ids, keep, sc.surv)
+	sc.surv = e.screen(ctx, sc, newQTop(q, len(q)/2), ids, keep, sc.surv)
 	if ctx.Err() != nil {
 		return nil, 0
 	}
@@ -387,14 +389,24 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	return top.sorted(), max(n, int(float64(hits)/float64(seen)*float64(c)+0.5))
 }
 
-// screen returns the ids whose unweighted sketch similarity is among about
-// the best keep, in id order. The cut comes from a sample of the estimates,
-// so the count is approximate.
-func (e *Engine) screen(ctx context.Context, qp *qplanes, ids []uint32, keep int, dst []uint32) []uint32 {
+// screen returns the ids whose sketch agreement on the dimensions
+// qp.planes[0] selects is among about the best keep, in id order. For
+// 4-word sketches the cut comes from a sample of the agreements, so the
+// count is approximate.
+//
+// Which dimensions: the screen used to count agreement on the leading 128
+// (of 256), where the LSA components put most of the variance. Label
+// directions (embedding.Options.LabelDims) are the trailing components and
+// carry two thirds of a vector's energy, so that screen never saw them and
+// lost mixture recall at 1M (0.905 / 0.923 @10 / @100); counting the query's
+// largest half instead, wherever they are, measured 1.00 / 0.998 or better on
+// the same indexes (docs/benchmarks.md, "Label directions at 1M: the screen").
+func (e *Engine) screen(ctx context.Context, sc *scratch, qp *qplanes, ids []uint32, keep int, dst []uint32) []uint32 {
 	const sample = 4096
 	step := max(1, len(ids)/sample)
 	if qp.words != 4 {
-		est := make([]uint16, len(ids))
+		sc.est = grow(sc.est, len(ids))
+		est := sc.est[:len(ids)]
 		h := e.estimateAll(ctx, qp, ids, est)
 		t, got := len(h), 0
 		for t > 0 && got < keep {
@@ -409,29 +421,28 @@ func (e *Engine) screen(ctx context.Context, qp *qplanes, ids []uint32, keep int
 		}
 		return dst
 	}
-	// The screen reads the first two words: the leading 128 dimensions
-	// carry most of the variance, and screening with them loses nothing
-	// measurable at this keep rate while halving the work.
-	h := make([]int, 129)
+	h := make([]int, qp.max+1)
 	seen := 0
 	for i := 0; i < len(ids); i += step {
-		h[e.hamming2(qp, ids[i])]++
+		id := ids[i]
+		h[qp.estimate(e.signs[id/chunkDocs][int(id%chunkDocs)*4:])]++
 		seen++
 	}
 	want := float64(keep) / float64(len(ids)) * float64(seen)
-	t, got := 129, 0
+	t, got := len(h), 0
 	for t > 0 && float64(got) < want {
 		t--
 		got += h[t]
 	}
-	maxDiff := 128 - t // keep when popcount(x^q) <= maxDiff
 	parts := make([][]uint32, runtime.GOMAXPROCS(0))
 	used := parallel(len(ids), 16384, func(w, lo, hi int) {
 		var out []uint32
 		if w == 0 {
 			out = dst[:0]
 		}
-		s0, s1 := qp.sign[0], qp.sign[1]
+		s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
+		m := qp.planes[0]
+		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
 		part := ids[lo:hi]
 		for len(part) > 0 {
 			if ctx.Err() != nil {
@@ -445,8 +456,9 @@ func (e *Engine) screen(ctx context.Context, qp *qplanes, ids []uint32, keep int
 			}
 			c := e.signs[ch]
 			for _, id := range part[:end] {
-				x := (*[2]uint64)(c[int(id%chunkDocs)*4:])
-				if bits.OnesCount64(x[0]^s0)+bits.OnesCount64(x[1]^s1) <= maxDiff {
+				x := (*[4]uint64)(c[int(id%chunkDocs)*4:])
+				if bits.OnesCount64(^(x[0]^s0)&m0)+bits.OnesCount64(^(x[1]^s1)&m1)+
+					bits.OnesCount64(^(x[2]^s2)&m2)+bits.OnesCount64(^(x[3]^s3)&m3) >= t {
 					out = append(out, id)
 				}
 			}
@@ -461,10 +473,29 @@ func (e *Engine) screen(ctx context.Context, qp *qplanes, ids []uint32, keep int
 	return dst
 }
 
-// hamming2 is the agreement count of the first 128 dimensions.
-func (e *Engine) hamming2(qp *qplanes, id uint32) int {
-	x := (*[2]uint64)(e.signs[id/chunkDocs][int(id%chunkDocs)*4:])
-	return 128 - bits.OnesCount64(x[0]^qp.sign[0]) - bits.OnesCount64(x[1]^qp.sign[1])
+// newQTop prepares the unweighted agreement count on the n dimensions
+// where the query's magnitude is largest (ties to the lower dimension).
+func newQTop(q []float32, n int) *qplanes {
+	qp := newQHamming(q)
+	dims := make([]int, len(q))
+	for i := range dims {
+		dims[i] = i
+	}
+	slices.SortFunc(dims, func(a, b int) int {
+		if x, y := abs32(q[a]), abs32(q[b]); x != y {
+			if x > y {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	clear(qp.planes[0])
+	for _, i := range dims[:n] {
+		qp.planes[0][i/64] |= 1 << uint(i%64)
+	}
+	qp.max = n
+	return qp
 }
 
 // estimateAll writes the sketch estimate of each of ids into est, in

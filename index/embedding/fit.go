@@ -30,11 +30,10 @@ type Options struct {
 	// LabelDims is the number of label directions (see supervised.go)
 	// learned from the sample's industry labels, taken from the Dim
 	// components, with label-informed term gains; 0 or negative for none,
-	// the default. DefaultLabelDims is the best measured on the relevance
-	// benchmark, but off by default: with it the engine's sign-sketch
-	// screen loses recall on mixture queries (decisions.md, "Relevance
-	// (issue 22)" and "Relevance: hybrid ranking"). A sample without two
-	// labels of two documents each gets none either way.
+	// the zero value. DefaultLabelDims is the best measured on the
+	// relevance benchmark; prospectd fits with it unless told otherwise
+	// (--label-dims; decisions.md, "Label directions on by default"). A
+	// sample without two labels of two documents each gets none either way.
 	LabelDims int
 	// LabelWeight is the energy of the label directions relative to the
 	// LSA components, over the sample's documents; default

@@ -114,6 +114,10 @@ type Service struct {
 	// external provider): a refit is due whenever the index has another.
 	// nil fits the built-in model on the index's companies by the rule.
 	Embedder embedding.Embedder
+	// FitOptions configure the built-in model's fit (label directions:
+	// embedding.Options.LabelDims); the zero value fits with embedding's
+	// defaults.
+	FitOptions embedding.Options
 	// Submit queues a task (a *jobs.Runner's Submit); AfterLoad uses it.
 	Submit func(ctx context.Context, orgID, kind string, input any) (store.Task, error)
 	// OrgID is the organization the automatic refit tasks are filed under.
@@ -273,7 +277,7 @@ func (s *Service) fit(ctx context.Context) (embedding.Embedder, int, error) {
 	if len(docs) < MinFit {
 		return nil, 0, fmt.Errorf("%w: %d companies", embedding.ErrTooFewDocs, len(docs))
 	}
-	m, err := embedding.Fit(docs, embedding.Options{})
+	m, err := embedding.Fit(docs, s.FitOptions)
 	if err != nil {
 		return nil, 0, fmt.Errorf("refit: fit on %d companies: %w", len(docs), err)
 	}

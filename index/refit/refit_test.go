@@ -81,16 +81,7 @@ func cosine(a, b []float32) float64 {
 // vector afterwards is the fitted model's.
 func TestHashingThenGrown(t *testing.T) {
 	ctx := context.Background()
-	e, err := embedded.Open(t.TempDir(), embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	g := demo.New(demo.Options{Companies: 2503, Seed: 7})
-	all := make([]record.Company, g.Len())
-	for i := range all {
-		all[i] = g.Company(i)
-	}
+	e, all := demoEngine(t, 2503, 7)
 	if err := load(t, e, all[:3]); err != nil {
 		t.Fatal(err)
 	}
@@ -260,4 +251,55 @@ func TestAfterLoadQueuesOnce(t *testing.T) {
 	if queued, err := svc.AfterLoad(ctx); err != nil || queued || len(submitted) != 1 {
 		t.Fatalf("after the refit: queued %v, %v, %d submitted", queued, err, len(submitted))
 	}
+}
+
+// TestFitOptions: a refit fits the built-in model with the service's
+// FitOptions (label directions from the demo corpus's industry labels), and
+// the same options give the same model again.
+func TestFitOptions(t *testing.T) {
+	ctx := context.Background()
+	e, all := demoEngine(t, 1200, 3)
+	if err := load(t, e, all); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, tc := range []struct {
+		name string
+		opt  embedding.Options
+	}{
+		{"off", embedding.Options{}},
+		{"labels", embedding.Options{LabelDims: 16}},
+		{"off again", embedding.Options{}},
+	} {
+		svc := &refit.Service{Engine: e, FitOptions: tc.opt}
+		out, err := svc.Run(ctx, refit.Input{Force: true}, nil)
+		if err != nil || !out.Refitted {
+			t.Fatalf("%s: %+v %v", tc.name, out, err)
+		}
+		m, _ := e.Meta(ctx)
+		if m.EmbedderID != out.To {
+			t.Fatalf("%s: index has %s, refit says %s", tc.name, m.EmbedderID, out.To)
+		}
+		ids[tc.name] = out.To
+	}
+	if ids["labels"] == ids["off"] || ids["off again"] != ids["off"] {
+		t.Fatalf("models %v: want label directions to change the fit, and the same options to give the same model", ids)
+	}
+}
+
+// demoEngine opens an empty embedded engine (closed at the test's end) and
+// returns it with n demo companies of the seed, not loaded.
+func demoEngine(t *testing.T, n int, seed int64) (*embedded.Engine, []record.Company) {
+	t.Helper()
+	e, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	g := demo.New(demo.Options{Companies: n, Seed: seed})
+	all := make([]record.Company, g.Len())
+	for i := range all {
+		all[i] = g.Company(i)
+	}
+	return e, all
 }
