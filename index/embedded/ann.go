@@ -188,7 +188,7 @@ func (a *annIndex) nearest(v []float32, sign []uint64, short []int32) uint16 {
 	}
 	best, bestS := uint16(0), float32(-2)
 	for _, l := range short {
-		if s := dot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
+		if s := fullDot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
 			best, bestS = uint16(l), s
 		}
 	}
@@ -464,7 +464,7 @@ var annTrainTime time.Duration
 
 // sameChunks reports whether two vector stores are the same one: a refit
 // replaces the whole slice of chunks.
-func sameChunks(a, b [][]float32) bool {
+func sameChunks(a, b [][]int8) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return len(a) == len(b)
 	}
@@ -505,7 +505,7 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 	}
 	order := make([]cs, a.nlist)
 	for l := range order {
-		order[l] = cs{l, dot(q, a.cent[l*a.dim:(l+1)*a.dim])}
+		order[l] = cs{l, fullDot(q, a.cent[l*a.dim:(l+1)*a.dim])}
 	}
 	// Nearest first; equal scores in list order.
 	slices.SortFunc(order, func(x, y cs) int { return cmp.Or(cmp.Compare(y.s, x.s), x.l-y.l) })

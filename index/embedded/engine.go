@@ -2,9 +2,11 @@
 // needs no external service. Profiles and index entries are persisted in a
 // Pebble key-value store inside the data directory; filters are answered
 // from in-memory roaring bitmaps and columns rebuilt from the persisted
-// entries at open; vector search scans small candidate sets exactly,
-// middling ones through sign-sketch passes with exact float32 rescoring
-// (scan.go), and broad ones through an IVF index (ann.go).
+// entries at open; vectors are resident as int8 with a per-vector scale
+// (quant.go); vector search scans small candidate sets exactly, middling
+// ones through sign-sketch passes with int8 rescoring (scan.go) and, when
+// enabled, broad ones through an IVF index (ann.go); the best candidates
+// are rescored with the full-precision vectors kept on disk (rescore.go).
 package embedded
 
 import (
@@ -126,8 +128,9 @@ type Engine struct {
 	ids     map[string]uint32
 	domains []string
 	free    []uint32
-	chunks  [][]float32 // vectors, chunkDocs a chunk
-	signs   [][]uint64  // sign sketches, chunkDocs a chunk (vecstore.go)
+	chunks  [][]int8   // int8 vectors, chunkDocs a chunk (quant.go)
+	scales  []float32  // the scale of each vector
+	signs   [][]uint64 // sign sketches, chunkDocs a chunk (vecstore.go)
 	scores  []int16
 	starts  []int32
 	live    *roaring.Bitmap
@@ -290,7 +293,7 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 func (e *Engine) reset() {
 	e.ids = map[string]uint32{}
 	e.domains, e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil, nil
-	e.signs = nil
+	e.signs, e.scales = nil, nil
 	e.live = roaring.New()
 	for i := range e.post {
 		e.post[i] = map[string]*roaring.Bitmap{}
@@ -364,8 +367,8 @@ func (e *Engine) loadAll() error {
 				loadErr = fmt.Errorf("load %s: %w", domain, err)
 				break
 			}
-			if len(en.vector) != e.dim {
-				loadErr = fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.vector), e.dim)
+			if len(en.codes) != e.dim {
+				loadErr = fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.codes), e.dim)
 				break
 			}
 			bulk.live = append(bulk.live, e.place(domain, &en, bulk))
@@ -454,8 +457,9 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 			e.domains = append(e.domains, "")
 			e.scores = append(e.scores, 0)
 			e.starts = append(e.starts, 0)
+			e.scales = append(e.scales, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
-				e.chunks = append(e.chunks, allocFloats(chunkDocs*e.dim))
+				e.chunks = append(e.chunks, allocInt8(chunkDocs*e.dim))
 				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
 			}
 		}
@@ -464,13 +468,10 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 	e.domains[id] = domain
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
-	v := e.vectorOf(id)
-	if en.halfRounded {
-		copy(v, en.vector)
-	} else {
-		roundHalf(v, en.vector)
-	}
-	sketch(v, e.signOf(id))
+	v := e.int8Of(id)
+	copy(v, en.codes)
+	e.scales[id] = en.scale
+	en.sketch(e.signOf(id))
 	e.annTouch(id)
 	for slot, vals := range en.terms {
 		if slot == domainSlot {
@@ -504,10 +505,26 @@ func (e *Engine) unindex(id uint32, old *entry) {
 	}
 }
 
-func (e *Engine) vectorOf(id uint32) []float32 {
+// int8Of returns the resident int8 codes of a document (its scale is
+// e.scales[id]). Callers hold mu.
+func (e *Engine) int8Of(id uint32) []int8 {
 	c := e.chunks[int(id)/chunkDocs]
 	off := (int(id) % chunkDocs) * e.dim
 	return c[off : off+e.dim : off+e.dim]
+}
+
+// dotID is the similarity of query q to a document: the one every plan
+// uses (see quant.go). Callers hold mu.
+func (e *Engine) dotID(q []float32, id uint32) float32 {
+	return dotInt8(q, e.int8Of(id)) * e.scales[id]
+}
+
+// vectorOf returns a new float32 copy of a document's resident vector (its
+// codes times its scale). Callers hold mu.
+func (e *Engine) vectorOf(id uint32) []float32 {
+	v := make([]float32, e.dim)
+	dequantize(v, e.int8Of(id), e.scales[id])
+	return v
 }
 
 func (e *Engine) signOf(id uint32) []uint64 {
@@ -973,15 +990,27 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 	return c, nil
 }
 
-// CompanyVectors implements index.Engine.
+// CompanyVectors implements index.Engine. The vectors are the stored full
+// precision ones (binary16), not the resident int8 codes: callers store
+// them again (refresh) or average them into queries.
 func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	out := make(map[string][]float32, len(domains))
+	var en entry
 	for _, d := range domains {
-		if id, ok := e.ids[d]; ok {
-			out[d] = append([]float32(nil), e.vectorOf(id)...)
+		if _, ok := out[d]; ok {
+			continue
 		}
+		v, ok, err := e.stored(prefixEntry, d)
+		if err != nil {
+			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+		}
+		if !ok {
+			continue
+		}
+		if err := en.unmarshal(v); err != nil {
+			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+		}
+		out[d] = en.full()
 	}
 	return out, nil
 }

@@ -365,15 +365,16 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	}
 	nSlots := len(e.domains)
 	e.mu.RUnlock()
-	chunks := make([][]float32, (nSlots+chunkDocs-1)/chunkDocs)
+	chunks := make([][]int8, (nSlots+chunkDocs-1)/chunkDocs)
 	signs := make([][]uint64, len(chunks))
+	scales := make([]float32, nSlots)
 	for i := range chunks {
-		chunks[i] = allocFloats(chunkDocs * dim)
+		chunks[i] = allocInt8(chunkDocs * dim)
 		signs[i] = make([]uint64, chunkDocs*signWords(dim))
 	}
-	vecAt := func(id uint32) []float32 {
+	vecAt := func(id uint32) ([]int8, *float32) {
 		off := (int(id) % chunkDocs) * dim
-		return chunks[int(id)/chunkDocs][off : off+dim : off+dim]
+		return chunks[int(id)/chunkDocs][off : off+dim : off+dim], &scales[id]
 	}
 	signAt := func(id uint32) []uint64 {
 		w := signWords(dim)
@@ -504,7 +505,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	// The store has switched; the in-memory index follows in one step
 	// under the read locks' writers.
 	e.mu.Lock()
-	e.chunks, e.signs, e.dim, e.meta = chunks, signs, dim, &meta
+	e.chunks, e.signs, e.scales, e.dim, e.meta = chunks, signs, scales, dim, &meta
 	e.rangeCache = nil
 	// The ANN index was built from the old vectors: queries take the
 	// screen until the builder has trained and filled a new one.
@@ -565,17 +566,18 @@ func (e *Engine) pairStaged(prefix, staged string, dim int, fn func(key, val []b
 }
 
 func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec []float32, slots map[string]uint32,
-	vecAt func(uint32) []float32, signAt func(uint32) []uint64) error {
+	vecAt func(uint32) ([]int8, *float32), signAt func(uint32) []uint64) error {
 	var en entry
 	if err := en.unmarshal(val); err != nil {
 		return fmt.Errorf("refit: entry of %s: %w", domain, err)
 	}
-	en.vector, en.halfRounded = vec, false
+	en.setVector(vec)
 	_ = b.Set([]byte(prefixEntry+domain), en.marshal(nil), nil)
 	if id, ok := slots[domain]; ok {
-		v := vecAt(id)
-		roundHalf(v, vec)
-		sketch(v, signAt(id))
+		v, scale := vecAt(id)
+		copy(v, en.codes)
+		*scale = en.scale
+		en.sketch(signAt(id))
 	}
 	return nil
 }
