@@ -145,6 +145,10 @@ type Engine struct {
 
 	// ann is the IVF index for broad vector queries (ann.go).
 	ann annState
+	// flat is the full-precision vector file of the final pass
+	// (flatfile.go); nil when there is none. Slot writes under mu, header
+	// changes under writeMu too.
+	flat *flatVectors
 
 	// The contact index (contacts.go) loads on first use or LoadContacts.
 	contactsOnce sync.Once
@@ -354,6 +358,8 @@ func (e *Engine) loadAll() error {
 	var en entry
 	in := interner{}
 	var loadErr error
+	fl := e.startFlatLoad()
+	scratch := make([]byte, 2*e.dim)
 	for b := range batches {
 		if loadErr != nil {
 			continue // drain so the scanner can finish
@@ -371,15 +377,20 @@ func (e *Engine) loadAll() error {
 				loadErr = fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.codes), e.dim)
 				break
 			}
-			bulk.live = append(bulk.live, e.place(domain, &en, bulk))
+			id := e.place(domain, &en, bulk)
+			bulk.live = append(bulk.live, id)
+			fl.add(id, &en, scratch)
 		}
 	}
 	if err := <-scanErr; err != nil {
+		e.finishFlatLoad(fl, 0, true)
 		return err
 	}
 	if loadErr != nil {
+		e.finishFlatLoad(fl, 0, true)
 		return loadErr
 	}
+	e.finishFlatLoad(fl, len(e.domains), false)
 	e.addPostings(bulk)
 	// Hand the load's garbage (decode buffers, id lists) back now rather
 	// than leave the server holding it.
@@ -551,15 +562,17 @@ func (e *Engine) Close() error {
 		// Runs not yet ingested are written now; without FinishLoad, the
 		// next open compacts them in the background.
 		if err := errors.Join(e.bulk.drain(), e.bulk.close()); err != nil {
+			e.flat.close(false)
 			e.db.Close()
 			return fmt.Errorf("flush index: %w", err)
 		}
 	}
 	if err := e.db.Flush(); err != nil {
+		e.flat.close(false)
 		e.db.Close()
 		return fmt.Errorf("flush index: %w", err)
 	}
-	return e.db.Close()
+	return errors.Join(e.flat.close(true), e.db.Close())
 }
 
 // Health implements index.Engine.
@@ -672,6 +685,11 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 		e.annInvalidate()
 	}
 	e.meta = &m
+	if n == 0 {
+		e.newEmptyFlat()
+	} else if e.flat != nil {
+		e.flat.embedder = m.EmbedderID
+	}
 	e.mu.Unlock()
 	return nil
 }
@@ -783,6 +801,9 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		}
 		size += 2*len(p.domain) + len(p.x) + len(p.profile) + 64
 	}
+	if !e.loadOnly {
+		e.flat.markDirty()
+	}
 	if e.bulk != nil {
 		for i := range work {
 			e.bulk.add(work[i].domain, work[i].x, work[i].profile)
@@ -834,11 +855,21 @@ func (e *Engine) indexInMemory(work []pending) {
 	// document's old postings go before its new ones are added.
 	add := upsertPostings.Get().(*bulkPostings)
 	defer add.reset()
+	var scratch []byte
+	if e.flat != nil {
+		scratch = make([]byte, 2*e.dim)
+	}
 	for i := range work {
-		if id, ok := e.ids[work[i].domain]; ok && work[i].hadOld {
+		id, existed := e.ids[work[i].domain]
+		if existed && work[i].hadOld {
 			e.unindex(id, &work[i].old)
 		}
-		add.live = append(add.live, e.place(work[i].domain, &work[i].en, add))
+		id = e.place(work[i].domain, &work[i].en, add)
+		add.live = append(add.live, id)
+		if e.flat != nil {
+			e.flat.put(id, work[i].en.halfBytes(scratch), existed)
+			e.flat.ordered = e.flat.ordered && existed
+		}
 	}
 	e.addPostings(add)
 	e.mu.Unlock()
@@ -936,13 +967,18 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		}
 		e.unstageCompanyDeletes(b, ds)
 	}
+	e.flat.markDirty()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)
 	}
 	e.mu.Lock()
 	e.rangeCache = nil
+	if e.flat != nil {
+		e.flat.ordered = false
+	}
 	for i := range del {
 		id := e.ids[del[i].domain]
+		e.flat.drop(id)
 		e.unindex(id, &del[i].en)
 		e.annDrop(id)
 		e.live.Remove(id)

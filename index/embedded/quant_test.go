@@ -151,6 +151,7 @@ func TestOldFormatIndexOpens(t *testing.T) {
 	if n := e.Len(); n != len(docs) {
 		t.Fatalf("Len = %d, want %d", n, len(docs))
 	}
+	checkFlat(t, e) // built from the old entries' vectors
 	q := docs[0].Vector
 	res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 3, MinSimilarity: -1})
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Company.Domain != docs[0].Company.Domain {

@@ -8,7 +8,9 @@ import (
 
 // Full-precision rescoring. The resident int8 codes choose the candidates;
 // the returned order and similarities come from the full-precision
-// (binary16) vectors on disk, read for the best rescoreK(k) of them only.
+// (binary16) vectors on disk, read for the best rescoreK(k) of them only:
+// one pread each from the slot-indexed vector file (flatfile.go), ~1 µs
+// from the page cache, or a store point read (~20 µs) without one.
 // Quantization moves a similarity by up to ~0.005, enough to reorder the
 // near-ties of a dense neighbourhood: on the 300k demo index int8 alone
 // returned 0.88 of the exact top 10 (docs/benchmarks.md, issue 24); with
@@ -35,12 +37,13 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	errs := make([]error, len(top))
 	parallel(len(top), 16, func(_, lo, hi int) {
 		v := make([]float32, len(q))
+		half := make([]byte, 2*len(q))
 		for i := lo; i < hi; i++ {
 			out[i] = top[i]
 			if ctx.Err() != nil {
 				return
 			}
-			ok, err := e.fullVector(e.domains[top[i].id], v)
+			ok, err := e.fullVector(top[i].id, v, half)
 			if err != nil {
 				errs[i] = err
 				return
@@ -62,9 +65,16 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	return h.sorted(), nil
 }
 
-// fullVector reads a domain's stored full-precision vector into v; ok is
-// false when the domain has no entry.
-func (e *Engine) fullVector(domain string, v []float32) (ok bool, err error) {
+// fullVector reads a live document's full-precision vector into v (half is
+// 2*len(v) bytes of scratch): from the vector file (flatfile.go), or from
+// its stored entry when there is no file; ok is false when the entry is
+// gone. Callers hold mu for reading.
+func (e *Engine) fullVector(id uint32, v []float32, half []byte) (ok bool, err error) {
+	if e.flat.read(id, half) {
+		getHalfs(v, half)
+		return true, nil
+	}
+	domain := e.domains[id]
 	val, ok, err := e.stored(prefixEntry, domain)
 	if err != nil || !ok {
 		return false, err
