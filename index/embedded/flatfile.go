@@ -21,11 +21,13 @@ import (
 // Pebble point read costs ~20 µs each, which at 1M companies added 2.4-3.4
 // ms to every lookalike (docs/decisions.md, "int8 resident vectors:
 // reverted..."). flatFile keeps the same vectors beside the store, slot by
-// slot (slot s at flatHeaderSize + s*2*dim), so the pass is one pread of
-// 2*dim bytes from the page cache a candidate. The file is read with pread,
-// not mapped: a mapped page touched by a search would count in the
-// process's resident memory, and pread measured about the same
-// (flatfile_test.go, BenchmarkFlatRead; docs/benchmarks.md).
+// slot (slot s at flatHeaderSize + s*2*dim), so the pass reads 2*dim bytes
+// from the page cache a candidate. On Linux the file is memory-mapped
+// (read-only, shared, MADV_RANDOM, nothing touched at open): a read is
+// 35-140 ns against pread's ~450 (BenchmarkFlatRead), which was a tenth of
+// a selective search at 1M (docs/benchmarks.md); the pages searches touch
+// count in the process's resident memory, as page cache the kernel can
+// drop. Elsewhere, and if the mapping fails, pread.
 //
 // Consistency. The store is the truth; the file is a cache of it in the
 // engine's slot order, which after Open is the store's key order (loadAll
@@ -133,7 +135,11 @@ var flatBuilds atomic.Int64
 // slot writes (under mu) go through put and read; the header's state
 // changes under writeMu.
 type flatVectors struct {
-	f        *os.File
+	f *os.File
+	// m maps the file (nil: pread). It may reach past the end of the
+	// file, so that new slots need no new mapping; only slots below
+	// slots, which are written, are read from it.
+	m        []byte
 	path     string
 	dim      int
 	embedder string
@@ -154,14 +160,52 @@ func (fv *flatVectors) off(slot uint32) int64 {
 	return flatHeaderSize + int64(slot)*int64(2*fv.dim)
 }
 
-// read fills dst (2*dim bytes) with the vector at slot; false when the file
-// cannot answer (the caller reads the store).
-func (fv *flatVectors) read(slot uint32, dst []byte) bool {
+// vec returns the binary16 vector at slot: from the mapping, or read into
+// scratch (2*dim bytes); nil when the file cannot answer (the caller reads
+// the store). The bytes are valid while the caller holds mu.
+func (fv *flatVectors) vec(slot uint32, scratch []byte) []byte {
 	if fv == nil || fv.broken || int(slot) >= fv.slots {
+		return nil
+	}
+	off := fv.off(slot)
+	end := off + int64(2*fv.dim)
+	if end <= int64(len(fv.m)) {
+		return fv.m[off:end:end]
+	}
+	if n, err := fv.f.ReadAt(scratch[:2*fv.dim], off); err != nil || n != 2*fv.dim {
+		return nil
+	}
+	return scratch[:2*fv.dim]
+}
+
+// read copies the vector at slot into dst; false when the file cannot
+// answer.
+func (fv *flatVectors) read(slot uint32, dst []byte) bool {
+	v := fv.vec(slot, dst)
+	if v == nil {
 		return false
 	}
-	n, err := fv.f.ReadAt(dst[:2*fv.dim], fv.off(slot))
-	return err == nil && n == 2*fv.dim
+	copy(dst, v)
+	return true
+}
+
+// flatMinRoom is the fewest new slots a mapping has room for (a variable
+// so tests remap often).
+var flatMinRoom = chunkDocs
+
+// remap maps the file for at least slots slots and some room to grow
+// (keeping the pread path if mapping fails). Callers hold mu, or own fv.
+func (fv *flatVectors) remap(slots int) {
+	if fv.m != nil && fv.off(uint32(slots)) <= int64(len(fv.m)) {
+		return
+	}
+	room := slots + max(flatMinRoom, slots/8)
+	m, err := mapFlat(fv.f, int(fv.off(uint32(room))))
+	if err != nil {
+		return
+	}
+	unmapFlat(fv.m)
+	fv.m = m
 }
 
 // put writes the vector of a slot; live says the slot held a live vector
@@ -178,7 +222,12 @@ func (fv *flatVectors) put(slot uint32, half []byte, live bool) {
 		return
 	}
 	fv.sum += slotHash(slot, half)
-	fv.slots = max(fv.slots, int(slot)+1)
+	if int(slot) >= fv.slots {
+		fv.slots = int(slot) + 1
+		if fv.m != nil {
+			fv.remap(fv.slots)
+		}
+	}
 }
 
 // drop takes a live slot's vector out of the sum (a delete, or before an
@@ -215,6 +264,8 @@ func (fv *flatVectors) close(storeOK bool) error {
 	if fv == nil {
 		return nil
 	}
+	unmapFlat(fv.m)
+	fv.m = nil
 	if fv.broken {
 		fv.f.Close()
 		return os.Remove(fv.path)
@@ -317,6 +368,11 @@ func (b *flatBuilder) finish(embedder string, slots int) (*flatVectors, error) {
 	err := <-b.done
 	slots = max(slots, b.slots)
 	if err == nil {
+		// Slots never written (freed ones at the end) read as zeros, not
+		// past the end of the file.
+		err = b.f.Truncate(flatHeaderSize + int64(slots)*int64(2*b.dim))
+	}
+	if err == nil {
 		h := flatHeader{dim: b.dim, slots: slots, sum: b.sum, embedder: embedder}
 		_, err = b.f.WriteAt(h.marshal(), 0)
 	}
@@ -329,7 +385,9 @@ func (b *flatBuilder) finish(embedder string, slots int) (*flatVectors, error) {
 		return nil, fmt.Errorf("write vector file: %w", err)
 	}
 	flatBuilds.Add(1)
-	return &flatVectors{f: b.f, path: b.path, dim: b.dim, embedder: embedder, slots: slots, sum: b.sum}, nil
+	fv := &flatVectors{f: b.f, path: b.path, dim: b.dim, embedder: embedder, slots: slots, sum: b.sum}
+	fv.remap(slots)
+	return fv, nil
 }
 
 // abort drops an unfinished file.
@@ -409,9 +467,11 @@ func (e *Engine) finishFlatLoad(fl *flatLoad, n int, failed bool) {
 		return
 	}
 	if fl.trusted != nil {
-		if fl.sum == fl.head.sum && fl.head.slots >= n {
+		fi, err := fl.trusted.Stat()
+		if err == nil && fl.sum == fl.head.sum && fl.head.slots >= n && fi.Size() >= flatHeaderSize+int64(n)*int64(2*e.dim) {
 			e.flat = &flatVectors{f: fl.trusted, path: fl.path, dim: e.dim, embedder: fl.head.embedder,
 				slots: n, sum: fl.sum, ordered: true, diskClean: true}
+			e.flat.remap(n)
 			return
 		}
 		// Clean but not the store's vectors: rebuild from the store.

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -9,8 +10,8 @@ import (
 // Full-precision rescoring. The resident int8 codes choose the candidates;
 // the returned order and similarities come from the full-precision
 // (binary16) vectors on disk, read for the best rescoreK(k) of them only:
-// one pread each from the slot-indexed vector file (flatfile.go), ~1 µs
-// from the page cache, or a store point read (~20 µs) without one.
+// from the slot-indexed vector file (flatfile.go), a memory read of the
+// page cache, or a store point read (~20 µs) without one.
 // Quantization moves a similarity by up to ~0.005, enough to reorder the
 // near-ties of a dense neighbourhood: on the 300k demo index int8 alone
 // returned 0.88 of the exact top 10 (docs/benchmarks.md, issue 24); with
@@ -37,13 +38,17 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	errs := make([]error, len(top))
 	parallel(len(top), 16, func(_, lo, hi int) {
 		v := make([]float32, len(q))
-		half := make([]byte, 2*len(q))
+		scratch := make([]byte, 2*len(q))
 		for i := lo; i < hi; i++ {
 			out[i] = top[i]
 			if ctx.Err() != nil {
 				return
 			}
-			ok, err := e.fullVector(top[i].id, v, half)
+			if half := e.flat.vec(top[i].id, scratch); half != nil {
+				out[i].score = halfDot(q, half)
+				continue
+			}
+			ok, err := e.storedVector(top[i].id, v)
 			if err != nil {
 				errs[i] = err
 				return
@@ -65,15 +70,10 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	return h.sorted(), nil
 }
 
-// fullVector reads a live document's full-precision vector into v (half is
-// 2*len(v) bytes of scratch): from the vector file (flatfile.go), or from
-// its stored entry when there is no file; ok is false when the entry is
-// gone. Callers hold mu for reading.
-func (e *Engine) fullVector(id uint32, v []float32, half []byte) (ok bool, err error) {
-	if e.flat.read(id, half) {
-		getHalfs(v, half)
-		return true, nil
-	}
+// storedVector reads a live document's full-precision vector from its
+// stored entry into v (the final pass without a vector file); ok is false
+// when the entry is gone. Callers hold mu for reading.
+func (e *Engine) storedVector(id uint32, v []float32) (ok bool, err error) {
 	domain := e.domains[id]
 	val, ok, err := e.stored(prefixEntry, domain)
 	if err != nil || !ok {
@@ -93,6 +93,25 @@ func (e *Engine) fullVector(id uint32, v []float32, half []byte) (ok bool, err e
 	}
 	copy(v, en.full())
 	return true, nil
+}
+
+// halfDot is fullDot of q and a little-endian binary16 vector, summed in
+// the same order (the same float32 result as converting first).
+func halfDot(q []float32, h []byte) float32 {
+	h = h[:2*len(q)]
+	t := halfValues
+	var a0, a1, a2, a3 float32
+	k := 0
+	for ; k+4 <= len(q); k += 4 {
+		a0 += q[k] * t[binary.LittleEndian.Uint16(h[2*k:])]
+		a1 += q[k+1] * t[binary.LittleEndian.Uint16(h[2*k+2:])]
+		a2 += q[k+2] * t[binary.LittleEndian.Uint16(h[2*k+4:])]
+		a3 += q[k+3] * t[binary.LittleEndian.Uint16(h[2*k+6:])]
+	}
+	for ; k < len(q); k++ {
+		a0 += q[k] * t[binary.LittleEndian.Uint16(h[2*k:])]
+	}
+	return (a0 + a1) + (a2 + a3)
 }
 
 // fullDot is the float32 dot product of the rescoring pass.
