@@ -405,3 +405,54 @@ func BenchmarkFlatRead(b *testing.B) {
 	})
 	_ = slices.Max(slots)
 }
+
+// BenchmarkFinalPass times the full-precision pass alone (rescoreFull of
+// the rescoreK(100) = 220 best int8 candidates) on PROSPECT_BENCH_INDEX,
+// reading the vector file and, for comparison, the store: the part of a
+// search's latency the pass adds.
+//
+//	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench FinalPass -benchtime 200x ./index/embedded/
+func BenchmarkFinalPass(b *testing.B) {
+	if os.Getenv("PROSPECT_BENCH_INDEX") == "" {
+		b.Skip("PROSPECT_BENCH_INDEX not set")
+	}
+	e := benchEngine(b)
+	ctx := context.Background()
+	queries := benchQueries(e, 256, false, 9)
+	tops := make([][]scored, len(queries))
+	e.mu.RLock()
+	for i, q := range queries {
+		tops[i], _ = e.scanVectors(ctx, e.live, q, -2, 100)
+	}
+	e.mu.RUnlock()
+	for _, src := range []string{"file", "store"} {
+		b.Run(src, func(b *testing.B) {
+			e.mu.Lock()
+			flat := e.flat
+			if src == "store" {
+				e.flat = nil
+			}
+			e.mu.Unlock()
+			defer func() {
+				e.mu.Lock()
+				e.flat = flat
+				e.mu.Unlock()
+			}()
+			lat := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				e.mu.RLock()
+				_, err := e.rescoreFull(ctx, tops[i%len(tops)], queries[i%len(queries)], -2, 100)
+				e.mu.RUnlock()
+				lat = append(lat, time.Since(start))
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(len(tops[0])), "candidates")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
+		})
+	}
+}
