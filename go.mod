@@ -37,6 +37,7 @@ require (
 require (
 	github.com/abadojack/whatlanggo v1.0.1
 	github.com/anthropics/anthropic-sdk-go v1.84.0
+	github.com/blevesearch/snowballstem v0.9.0
 	github.com/cli/browser v1.3.0
 	github.com/openai/openai-go v1.12.0
 	github.com/robfig/cron/v3 v3.0.1

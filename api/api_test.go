@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -24,6 +25,7 @@ import (
 	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -98,6 +100,14 @@ func newFixtureWith(t *testing.T, configure func(*Deps)) fixture {
 // that has every task kind wired to its body, and the name index it shares
 // with the server's warm-up.
 func newServer(d Deps) *Server {
+	if d.Webhooks == nil {
+		// One sender, its secrets key made here, as cmd/prospectd wires it.
+		box, err := secrets.New(bytes.Repeat([]byte{4}, 32))
+		if err != nil {
+			panic(err)
+		}
+		d.Webhooks = &saved.Webhooks{Client: saved.WebhookClient(d.WebhookPrivateHosts), Secrets: box, Log: d.Log}
+	}
 	if d.Plans == nil {
 		d.Plans = account.DefaultPlans() // as New and cmd/prospectd: the services bill against the same plans
 	}

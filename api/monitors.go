@@ -72,10 +72,11 @@ func parseSavedDiscover(raw json.RawMessage) (query.Discover, error) {
 
 // newMonitors wires monitoring to discovery: a run is the saved query's
 // discovery parameters run for the monitor's organization (not billed: it
-// returns domains, not profiles).
+// returns domains, not profiles); changes go out through the process's
+// sender (Deps.Webhooks).
 func (s *Server) newMonitors(st saved.MonitorStore, qs saved.Store) *saved.Monitors {
 	return &saved.Monitors{Store: st, Queries: qs, Log: s.deps.Log, Now: s.deps.Now,
-		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(s.deps.WebhookPrivateHosts), Log: s.deps.Log},
+		Webhooks: s.deps.Webhooks,
 		Discover: func(ctx context.Context, m saved.Monitor, params json.RawMessage) ([]string, error) {
 			d, err := parseSavedDiscover(params)
 			if err != nil {

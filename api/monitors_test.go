@@ -7,9 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/index"
@@ -20,8 +23,10 @@ import (
 
 func TestMonitorEndpoints(t *testing.T) {
 	var mu sync.Mutex
+	var logs syncBuffer
 	clock := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
 	f := newFixtureWith(t, func(d *Deps) {
+		d.Log = zerolog.New(&logs)
 		d.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 		d.WebhookPrivateHosts = true
 		d.Plans = account.DefaultPlans()
@@ -121,6 +126,25 @@ func TestMonitorEndpoints(t *testing.T) {
 	res, body = f.call(t, f.key, http.MethodGet, path, "")
 	if body["last_run_at"] != "2026-11-25T11:00:01Z" || body["domain_count"] == nil {
 		t.Fatalf("monitor after runs: %v", body)
+	}
+	// The secret was shown once: the stored row holds it sealed, and
+	// neither the other answers nor the logs carry it.
+	key := strings.TrimPrefix(secret, "whsec_")
+	p, err := f.st.Authenticate(context.Background(), f.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := f.st.(saved.MonitorStore).MonitorOf(context.Background(), p.Org.ID, id)
+	if err != nil || !strings.HasPrefix(stored.Secret, "v1:") || strings.Contains(stored.Secret, key) {
+		t.Fatalf("stored secret %q, %v", stored.Secret, err)
+	}
+	for _, route := range []string{path, path + "/changes"} {
+		if _, body := f.call(t, f.key, http.MethodGet, route, ""); strings.Contains(fmt.Sprint(body), key) || strings.Contains(fmt.Sprint(body), stored.Secret) {
+			t.Fatalf("GET %s shows the secret: %v", route, body)
+		}
+	}
+	if strings.Contains(logs.String(), key) || !strings.Contains(logs.String(), "webhook delivered") {
+		t.Fatalf("the logs carry the secret, or logged no delivery:\n%s", logs.String())
 	}
 
 	// Another organization: 404 on every monitor route.

@@ -177,8 +177,8 @@ func (s *Server) registerProspecting() {
 		return
 	}
 	if svc.Webhooks == nil {
-		// Run webhooks reach what monitor webhooks reach.
-		svc.Webhooks = &prospecting.Webhooks{AllowPrivate: s.deps.WebhookPrivateHosts, Log: s.deps.Log}
+		// Run events go out through the sender of monitor changes.
+		svc.Webhooks = &prospecting.Webhooks{AllowPrivate: s.deps.WebhookPrivateHosts, Sender: s.deps.Webhooks}
 	}
 	tag := []string{"Prospecting"}
 	actor := func(ctx context.Context) (prospecting.Actor, error) {
@@ -224,7 +224,7 @@ func (s *Server) registerProspecting() {
 			}
 			out, err := view(ctx, r, http.StatusAccepted)
 			if err == nil && created {
-				out.Body.WebhookSecret = r.Data.WebhookSecret
+				out.Body.WebhookSecret = r.Secret
 			}
 			return out, err
 		})

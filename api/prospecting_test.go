@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -16,13 +17,17 @@ import (
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
 	"github.com/openprospect/prospectd/internal/demo"
+	"github.com/rs/zerolog"
+
 	"github.com/openprospect/prospectd/research"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/secrets"
+	"github.com/openprospect/prospectd/store"
 )
 
 // prospectingFixture is an API with running task workers and the
 // prospecting routes.
-func prospectingFixture(t *testing.T) *researchFixture {
+func prospectingFixture(t *testing.T, configure ...func(*Deps)) *researchFixture {
 	t.Helper()
 	box, err := secrets.New(bytes.Repeat([]byte{7}, 32))
 	if err != nil {
@@ -41,6 +46,9 @@ func prospectingFixture(t *testing.T) *researchFixture {
 		}
 		d.Engine = eng
 		d.Integrations, d.Research = research.New(research.Config{Secrets: box, AllowPrivate: true, MaxRetries: 1}, d.Store.(research.State), eng, d.Log)
+		for _, c := range configure {
+			c(d)
+		}
 	})}
 	f.unlimited()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -234,20 +242,29 @@ func TestProspectingPlanAndApprove(t *testing.T) {
 }
 
 func TestProspectingWebhookSecretShownOnce(t *testing.T) {
-	f := prospectingFixture(t)
+	var logs syncBuffer
+	f := prospectingFixture(t, func(d *Deps) { d.Log = zerolog.New(&logs) })
 	// The events go to an in-memory transport: no traffic leaves the
-	// test, and it shows the run started over REST sends them.
+	// test, and it shows the run started over REST sends them, signed
+	// with the secret shown once.
 	var mu sync.Mutex
 	var posted []string
-	f.srv.deps.Prospecting.Webhooks.Client = &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+	var secret string
+	f.srv.deps.Webhooks.Client = &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
+		defer mu.Unlock()
+		if err := saved.Verify(secret, r.Header, b, time.Now(), 5*time.Minute); err != nil {
+			t.Errorf("run event signature: %v", err)
+		}
 		posted = append(posted, r.URL.String()+" "+r.Header.Get("webhook-id"))
-		mu.Unlock()
 		return &http.Response{StatusCode: 204, Body: http.NoBody, Header: http.Header{}}, nil
 	})}
 	body := `{"brief":"Find 3 SaaS companies offering subscription billing","deliverable":"accounts","webhook_url":"https://hooks.example.com/runs"}`
+	mu.Lock()
 	code, b := f.sendKey(t, "POST", "/v1/prospecting/runs", f.key, "hook-1", body)
-	secret, _ := b["webhook_secret"].(string)
+	secret, _ = b["webhook_secret"].(string)
+	mu.Unlock()
 	if code != 202 || !strings.HasPrefix(secret, "whsec_") {
 		t.Fatalf("start with a webhook: %d %v", code, b)
 	}
@@ -255,7 +272,8 @@ func TestProspectingWebhookSecretShownOnce(t *testing.T) {
 	if code, b := f.sendKey(t, "POST", "/v1/prospecting/runs", f.key, "hook-1", body); code != 202 || b["run_id"] != id || b["webhook_secret"] != nil {
 		t.Fatalf("repeat shows the secret again: %d %v", code, b)
 	}
-	if code, b := f.send(t, "GET", "/v1/prospecting/runs/"+id, f.key, nil); code != 200 || b["webhook_secret"] != nil {
+	if code, b := f.send(t, "GET", "/v1/prospecting/runs/"+id, f.key, nil); code != 200 || b["webhook_secret"] != nil ||
+		strings.Contains(fmt.Sprint(b), strings.TrimPrefix(secret, "whsec_")) {
 		t.Fatalf("get shows the secret: %d %v", code, b)
 	}
 	f.waitRun(t, id, "proposed")
@@ -265,6 +283,21 @@ func TestProspectingWebhookSecretShownOnce(t *testing.T) {
 		t.Errorf("events posted: %v", posted)
 	}
 	mu.Unlock()
+	// At rest the secret is sealed: the run's row holds no trace of it.
+	p, err := f.st.Authenticate(context.Background(), f.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := f.st.(store.ProspectingRuns).GetRun(context.Background(), p.Org.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(rec.Data, []byte(strings.TrimPrefix(secret, "whsec_"))) || !bytes.Contains(rec.Data, []byte(`"webhook_secret":"v1:`)) {
+		t.Fatalf("stored run data: %s", rec.Data)
+	}
+	if strings.Contains(logs.String(), strings.TrimPrefix(secret, "whsec_")) || !strings.Contains(logs.String(), "webhook delivered") {
+		t.Fatalf("the logs carry the secret, or logged no delivery:\n%s", logs.String())
+	}
 	for _, u := range []string{"ftp://hooks.example.com/x", "http://127.0.0.1:9/x"} {
 		code, b := f.sendKey(t, "POST", "/v1/prospecting/runs", f.key, "hook-"+u, `{"brief":"Find 3 SaaS companies offering subscription billing","webhook_url":"`+u+`"}`)
 		if code != 422 || !strings.Contains(fmt.Sprint(b), "webhook_url") {

@@ -187,8 +187,12 @@ func (s *Server) registerQueries() {
 	}
 	s.queries = r
 	if ms, ok := s.deps.Store.(saved.MonitorStore); ok {
-		r.monitors = s.newMonitors(ms, st)
-		s.registerMonitors(r, ms)
+		if s.deps.Webhooks == nil {
+			s.deps.Log.Warn().Msg("no webhook sender (Deps.Webhooks): the /v1/queries/{query_id}/monitor routes are not served")
+		} else {
+			r.monitors = s.newMonitors(ms, st)
+			s.registerMonitors(r, ms)
+		}
 	}
 	s.companies.Saved = func(ctx context.Context, id string) (query.SavedQuery, bool, error) {
 		p, ok := PrincipalFrom(ctx)

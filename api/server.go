@@ -32,6 +32,7 @@ import (
 	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
+	"github.com/openprospect/prospectd/saved"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -89,8 +90,14 @@ type Deps struct {
 	WebApp string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
-	// WebhookPrivateHosts lets monitor webhooks reach loopback and
-	// private addresses (tests, single-tenant setups); off, they are refused.
+	// Webhooks delivers monitor changes and prospecting run events: the
+	// process's one sender (cmd/prospectd), whose secrets.Box seals their
+	// signing secrets at rest. Without it the monitor routes are not
+	// served and runs cannot name a webhook_url.
+	Webhooks *saved.Webhooks
+	// WebhookPrivateHosts lets run webhook URLs name loopback and private
+	// addresses (tests, single-tenant setups; Webhooks' client must reach
+	// them too); off, they are refused.
 	WebhookPrivateHosts bool
 	// Email is the email lookup service and EmailTasks the runner of its
 	// batches (jobs.NewEmail); the /v1/email routes are served when set.

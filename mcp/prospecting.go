@@ -172,7 +172,7 @@ func (s *Server) startRun(ctx context.Context, c *call) (any, error) {
 	v, err := s.runView(ctx, r)
 	if created {
 		// Shown once, as in the REST answer.
-		v.WebhookSecret = r.Data.WebhookSecret
+		v.WebhookSecret = r.Secret
 	}
 	return v, err
 }

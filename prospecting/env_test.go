@@ -85,6 +85,7 @@ func demoCorpus(t testing.TB) *corpus {
 // simulated mail world and (optionally) LLM and search integrations.
 type env struct {
 	st      *sqlite.Store
+	dbPath  string // the state store's file
 	svc     *prospecting.Service
 	integ   *integrations.Service
 	actor   prospecting.Actor
@@ -134,7 +135,8 @@ func newEnv(t *testing.T, o envOpts) *env {
 	if err := eng.LoadContacts(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
+	dbPath := filepath.Join(t.TempDir(), "state.db")
+	st, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 		Lease: 2 * time.Second}
 	runner := jobs.New(jc)
 	runner.PollInterval = 50 * time.Millisecond
-	e := &env{st: st, svc: svc, integ: integ, actor: prospecting.Actor{Org: org, UserID: u.ID}, world: w, runner: runner, emailer: emailer,
+	e := &env{st: st, dbPath: dbPath, svc: svc, integ: integ, actor: prospecting.Actor{Org: org, UserID: u.ID}, world: w, runner: runner, emailer: emailer,
 		jc: jc, ec: ec}
 	e.start(t)
 	return e

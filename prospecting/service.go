@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/account"
@@ -17,6 +18,7 @@ import (
 	"github.com/openprospect/prospectd/query"
 	"github.com/openprospect/prospectd/research"
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -107,8 +109,10 @@ type Data struct {
 	ResultsQueryID  string          `json:"results_query_id,omitempty"`
 	Progress        Progress        `json:"progress"`
 	Costs           Costs           `json:"costs"`
-	// WebhookSecret signs the events sent to Request.WebhookURL; shown
-	// once, in the answer to the start request that created the run.
+	// WebhookSecret signs the events sent to Request.WebhookURL, as
+	// stored: sealed with the sender's secrets.Box and bound to the run
+	// (store.RunWebhookSource), or plaintext in a run stored before
+	// sealing (sealed by the next save). The plaintext is Run.Secret.
 	WebhookSecret string `json:"webhook_secret,omitempty"`
 	// Segmentation is the outcome of segmenting the fit companies
 	// (segment=true), kept before the results are saved.
@@ -135,6 +139,10 @@ func (c Costs) Search() float64 { return round6(c.CheckSearch + c.ContactSearch 
 type Run struct {
 	Record
 	Data Data
+	// Secret is the plaintext webhook secret, set only on the Run that
+	// Start returns when it created the run (to be shown once); never
+	// stored.
+	Secret string
 	// stored is the status as last read or written: save sends an event
 	// when it changes.
 	stored string
@@ -166,8 +174,18 @@ func (r *Run) encode() error {
 	return nil
 }
 
-// save writes r with compare-and-set and refreshes its revision.
+// save writes r with compare-and-set and refreshes its revision. A
+// plaintext secret, stored before sealing, is sealed on the way.
 func (s *Service) save(ctx context.Context, r *Run) error {
+	if sec := r.Data.WebhookSecret; sec != "" && !secrets.IsSealed(sec) {
+		if box := s.webhooks().box(); box != nil {
+			sealed, err := saved.SealSecret(box, sec, store.RunWebhookSource(r.ID))
+			if err != nil {
+				return fmt.Errorf("run %s: %w", r.ID, err)
+			}
+			r.Data.WebhookSecret = sealed
+		}
+	}
 	if err := r.encode(); err != nil {
 		return err
 	}
@@ -242,18 +260,22 @@ func (s *Service) Start(ctx context.Context, a Actor, key string, req Request) (
 	} else if ok {
 		return Run{}, false, &BusyError{RunID: active.ID}
 	}
-	r := Run{Data: Data{Request: req}}
+	// The id is chosen here so the secret can be sealed bound to the run.
+	r := Run{Record: Record{ID: uuid.NewString()}, Data: Data{Request: req}}
+	var secret string
 	if req.WebhookURL != "" {
-		secret, err := saved.NewSecret()
-		if err != nil {
+		var err error
+		if secret, err = saved.NewSecret(); err != nil {
 			return Run{}, false, err
 		}
-		r.Data.WebhookSecret = secret
+		if r.Data.WebhookSecret, err = saved.SealSecret(s.webhooks().box(), secret, store.RunWebhookSource(r.ID)); err != nil {
+			return Run{}, false, err
+		}
 	}
 	if err := r.encode(); err != nil {
 		return Run{}, false, err
 	}
-	rec, created, err := s.State.CreateRun(ctx, Record{OrgID: a.Org.ID, UserID: a.UserID, IdemKey: key, ReqHash: hash, Status: StatusDrafting, Data: r.Record.Data})
+	rec, created, err := s.State.CreateRun(ctx, Record{ID: r.ID, OrgID: a.Org.ID, UserID: a.UserID, IdemKey: key, ReqHash: hash, Status: StatusDrafting, Data: r.Record.Data})
 	if err != nil {
 		return Run{}, false, err
 	}
@@ -264,10 +286,9 @@ func (s *Service) Start(ctx context.Context, a Actor, key string, req Request) (
 	if err != nil {
 		return r, false, err
 	}
-	if err := s.submit(ctx, &r); err != nil {
-		return r, true, err
-	}
-	return r, true, nil
+	err = s.submit(ctx, &r)
+	r.Secret = secret // submit may have read the run again
+	return r, true, err
 }
 
 // repeat answers a start request whose key was used before.

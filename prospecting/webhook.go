@@ -3,15 +3,12 @@ package prospecting
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
-	"sync"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/openprospect/prospectd/netguard"
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -20,28 +17,23 @@ const EventStatus = "prospecting_run.status"
 
 // Webhooks sends run events, signed as saved-query monitor webhooks are
 // (saved.Sign: Standard Webhooks headers, webhook-id the same on every
-// retry) and through the same durable queue (saved.DeliveryQueue): an
-// event is queued in the transaction that records the run's change, sent
-// at once by this process, retried on saved's backoff, and resumed by any
-// process (saved.Webhooks.Resume) when this one dies.
+// retry) and through the same durable queue (saved.DeliveryQueue) and
+// sender: an event is queued in the transaction that records the run's
+// change, sent at once by this process, retried on the sender's backoff,
+// and resumed by any process (saved.Webhooks.Resume) when this one dies.
+// A run's secret is stored sealed with the sender's secrets.Box, bound to
+// the run, and queued with its events as it is.
 type Webhooks struct {
-	// AllowPrivate lets webhooks reach loopback and private addresses
-	// (tests, single-tenant setups), as the monitors' option does.
+	// AllowPrivate lets run webhook URLs name loopback and private
+	// addresses (tests, single-tenant setups); the sender's client must
+	// reach them too.
 	AllowPrivate bool
-	// Client sends the events (a netguard client honouring AllowPrivate
-	// when nil).
-	Client *http.Client
-	// Backoff are the waits before each retry (saved.DefaultBackoff when
-	// nil); an event is tried len(Backoff)+1 times. Lease bounds how long
-	// an attempt holds its event (saved.DefaultLease when 0).
-	Backoff []time.Duration
-	Lease   time.Duration
-	Log     zerolog.Logger
+	// Sender delivers the events: the process's one saved.Webhooks, which
+	// also delivers monitor changes and holds the secrets.Box. Without it
+	// (or its Box) runs cannot have a webhook.
+	Sender *saved.Webhooks
 	// Queue keeps the events: the service's state store when nil.
 	Queue saved.DeliveryQueue
-
-	once   sync.Once
-	sender *saved.Webhooks
 }
 
 // Event is a webhook body.
@@ -73,10 +65,14 @@ func (s *Service) webhooks() *Webhooks {
 	return defaultWebhooks
 }
 
-// check refuses a webhook URL the client would not reach ("" is none).
+// check refuses a webhook URL the client would not reach ("" is none),
+// and any when there is no sender with a key to seal the secret.
 func (w *Webhooks) check(raw string) error {
 	if raw == "" {
 		return nil
+	}
+	if w.box() == nil {
+		return invalid("webhook_url", "this deployment sends no run webhooks (no webhook sender with a secrets key is configured)")
 	}
 	if _, err := netguard.ValidateURL(raw, w.AllowPrivate); err != nil {
 		return invalid("webhook_url", "%v", err)
@@ -109,7 +105,8 @@ func (s *Service) event(r *Run) (store.WebhookEvent, bool) {
 		return store.WebhookEvent{}, false
 	}
 	id := "run_" + r.ID + "_" + strconv.FormatInt(r.Rev+1, 10)
-	return store.WebhookEvent{Source: "prospecting_run:" + r.ID, ID: id, URL: d.Request.WebhookURL, Secret: d.WebhookSecret, Body: body, At: at}, true
+	// The run's sealed secret is bound to its source: it goes as it is.
+	return store.WebhookEvent{Source: store.RunWebhookSource(r.ID), ID: id, URL: d.Request.WebhookURL, Secret: d.WebhookSecret, Body: body, At: at}, true
 }
 
 // queue is where run events wait: Webhooks.Queue, else the state store.
@@ -123,27 +120,23 @@ func (s *Service) queue() saved.DeliveryQueue {
 
 // send starts the delivery of a queued event in this process.
 func (s *Service) send(id string) {
-	if q := s.queue(); q != nil {
-		s.webhooks().Sender().Go(context.Background(), q, id)
+	if q, w := s.queue(), s.webhooks().Sender; q != nil && w != nil {
+		w.Go(context.Background(), q, id)
 	}
 }
 
-// Sender is the saved.Webhooks that delivers run events: the same
-// delivery loop, lease and signing as monitor changes.
-func (w *Webhooks) Sender() *saved.Webhooks {
-	w.once.Do(func() {
-		c := w.Client
-		if c == nil {
-			c = netguard.NewClient(netguard.Options{AllowPrivate: w.AllowPrivate, Timeout: 20 * time.Second})
-			// As monitor webhooks: a redirect is the receiver's answer, not
-			// somewhere else to post the event.
-			c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-		}
-		w.sender = &saved.Webhooks{Client: c, Backoff: w.Backoff, Lease: w.Lease, Log: w.Log}
-	})
-	return w.sender
+// box is what seals run secrets (nil when no sender has one).
+func (w *Webhooks) box() *secrets.Box {
+	if w.Sender == nil {
+		return nil
+	}
+	return w.Sender.Secrets
 }
 
 // Wait blocks until the deliveries this process started are delivered,
 // given up or handed back to the queue.
-func (w *Webhooks) Wait() { w.Sender().Wait() }
+func (w *Webhooks) Wait() {
+	if w.Sender != nil {
+		w.Sender.Wait()
+	}
+}

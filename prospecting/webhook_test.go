@@ -1,6 +1,7 @@
 package prospecting_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,16 +9,22 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/openprospect/prospectd/prospecting"
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
+	"github.com/openprospect/prospectd/store/storetest"
 )
 
 // receiver is a loopback webhook endpoint that fails the first attempts
@@ -61,9 +68,32 @@ func newReceiver(t *testing.T, failing int) *receiver {
 	return rc
 }
 
+// sender is a loopback-reaching sender sealing with box.
+func sender(box *secrets.Box, log zerolog.Logger, backoff []time.Duration, lease time.Duration) *saved.Webhooks {
+	return &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: box, Log: log, Backoff: backoff, Lease: lease}
+}
+
+// holds reports whether the files of a SQLite database (its WAL too)
+// hold b anywhere.
+func holds(t *testing.T, dbPath string, b string) bool {
+	t.Helper()
+	for _, p := range []string{dbPath, dbPath + "-wal"} {
+		raw, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte(b)) {
+			return true
+		}
+	}
+	return false
+}
+
 func TestRunWebhookEvents(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	hooks := &prospecting.Webhooks{AllowPrivate: true, Backoff: []time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}}
+	var logs bytes.Buffer
+	hooks := &prospecting.Webhooks{AllowPrivate: true, Sender: sender(storetest.Box(t, 1), zerolog.New(&logs),
+		[]time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}, 0)}
 	e.svc.Webhooks = hooks
 	rc := newReceiver(t, 2)
 	ctx := context.Background()
@@ -73,9 +103,15 @@ func TestRunWebhookEvents(t *testing.T) {
 	if err != nil || !created {
 		t.Fatalf("Start: %v %v", created, err)
 	}
-	secret := r.Data.WebhookSecret
-	if len(secret) < 10 {
+	secret := r.Secret
+	if len(secret) < 10 || !strings.HasPrefix(secret, "whsec_") {
 		t.Fatalf("no webhook secret on the created run: %q", secret)
+	}
+	if !secrets.IsSealed(r.Data.WebhookSecret) || strings.Contains(r.Data.WebhookSecret, secret) {
+		t.Fatalf("the run's stored secret is not sealed: %q", r.Data.WebhookSecret)
+	}
+	if got, _ := e.svc.Get(ctx, e.actor.Org.ID, r.ID); got.Secret != "" {
+		t.Fatal("a run read again carries the plaintext secret")
 	}
 	r = e.waitStatus(t, r.ID, 10*time.Second, prospecting.StatusProposed)
 	if _, err := e.svc.Approve(ctx, e.actor, r.ID, prospecting.ApproveRequest{PlanVersion: r.Data.PlanVersion}); err != nil {
@@ -139,15 +175,36 @@ func TestRunWebhookEvents(t *testing.T) {
 	if !running {
 		t.Fatalf("no running event in %v", statuses)
 	}
+	// At rest, the secret is sealed everywhere: the run's data and the
+	// queued events (read from the database's files themselves).
+	if holds(t, e.dbPath, secret) || holds(t, e.dbPath, strings.TrimPrefix(secret, "whsec_")) {
+		t.Fatal("the database holds the webhook secret in plaintext")
+	}
+	if !holds(t, e.dbPath, "webhook_secret") {
+		t.Fatal("the database check reads nothing (no run data found)")
+	}
+	if strings.Contains(logs.String(), strings.TrimPrefix(secret, "whsec_")) || !strings.Contains(logs.String(), "webhook delivered") {
+		t.Fatalf("the logs carry the secret, or no deliveries were logged:\n%s", logs.String())
+	}
 }
 
 func TestRunWebhookURLRefused(t *testing.T) {
-	svc := &prospecting.Service{}
+	svc := &prospecting.Service{Webhooks: &prospecting.Webhooks{Sender: sender(storetest.Box(t, 1), zerolog.Nop(), nil, 0)}}
 	for _, u := range []string{"ftp://example.com/hook", "http://127.0.0.1:9/hook", "http://localhost/hook", "not a url"} {
 		_, _, err := svc.Start(context.Background(), prospecting.Actor{}, "k", prospecting.Request{Brief: billingBrief, WebhookURL: u})
 		var fe *prospecting.FieldError
 		if !errors.As(err, &fe) || fe.Field != "webhook_url" {
 			t.Errorf("%q: %v", u, err)
+		}
+	}
+	// Without a sender holding a key, no secret could be stored sealed:
+	// a webhook is refused, naming the field.
+	for _, w := range []*prospecting.Webhooks{nil, {}, {Sender: &saved.Webhooks{}}} {
+		svc := &prospecting.Service{Webhooks: w}
+		_, _, err := svc.Start(context.Background(), prospecting.Actor{}, "k", prospecting.Request{Brief: billingBrief, WebhookURL: "https://hooks.example.com/x"})
+		var fe *prospecting.FieldError
+		if !errors.As(err, &fe) || fe.Field != "webhook_url" || !strings.Contains(fe.Rule, "secrets key") {
+			t.Errorf("%+v: %v", w, err)
 		}
 	}
 }
@@ -165,7 +222,9 @@ func (s *submitter) Submit(context.Context, string, string, any) (store.Task, er
 // during the backoff (its state store closed under it); a new process on
 // the same database resumes the queued event from the durable queue, and
 // the receiver gets it exactly once, after the failures, signed with the
-// run's secret.
+// run's secret. The run was stored by a version before sealing (its
+// secret in plaintext): it still signs, and the write that queues the
+// event seals it.
 func TestRunWebhookSurvivesARestart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "state.db")
@@ -184,8 +243,9 @@ func TestRunWebhookSurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	backoff := []time.Duration{400 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}
+	box := storetest.Box(t, 1)
 	hooks := func() *prospecting.Webhooks {
-		return &prospecting.Webhooks{AllowPrivate: true, Backoff: backoff, Lease: 300 * time.Millisecond}
+		return &prospecting.Webhooks{AllowPrivate: true, Sender: sender(box, zerolog.Nop(), backoff, 300*time.Millisecond)}
 	}
 	first := &prospecting.Service{State: st, Tasks: &submitter{}, Webhooks: hooks()}
 	actor := prospecting.Actor{Org: o, UserID: u.ID}
@@ -222,7 +282,7 @@ func TestRunWebhookSurvivesARestart(t *testing.T) {
 	defer st2.Close()
 	second := hooks()
 	runCtx, stop := context.WithCancel(ctx)
-	go second.Sender().ResumeEvery(runCtx, st2, 20*time.Millisecond)
+	go second.Sender.ResumeEvery(runCtx, st2, 20*time.Millisecond)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, ok := calls(); ok > 0 || time.Now().After(deadline) {
 			break
@@ -252,5 +312,12 @@ func TestRunWebhookSurvivesARestart(t *testing.T) {
 	}
 	if ps, err := st2.ClaimDeliveries(ctx, "check", time.Now().Add(time.Hour), time.Minute, 10); err != nil || len(ps) != 0 {
 		t.Fatalf("still queued after delivery: %+v %v", ps, err)
+	}
+	after, err := st2.GetRun(ctx, o.ID, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored, _ := store.RunSecret(after.Data); !secrets.IsSealed(stored) {
+		t.Fatalf("the legacy secret was not sealed by the next write: %q", stored)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/robfig/cron/v3"
 	"github.com/rs/zerolog"
 
+	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 )
 
@@ -29,7 +30,9 @@ type Monitor struct {
 	// Schedule is a standard 5-field cron expression (or @hourly, @daily).
 	Schedule   string
 	WebhookURL string
-	// Secret signs the webhooks ("whsec_" + base64); shown once.
+	// Secret signs the webhooks ("whsec_" + base64): as stored, sealed
+	// (see secret.go), except in the Monitor Put returns, which carries
+	// it in plaintext to be shown once.
 	Secret string
 	// Domains are the last run's result; nil before the first run.
 	Domains   []string
@@ -233,11 +236,20 @@ func (ms *Monitors) Put(ctx context.Context, c Caller, queryID string, in Monito
 	if err != nil {
 		return Monitor{}, err
 	}
-	m, err := ms.Store.PutMonitor(ctx, Monitor{OrgID: c.OrgID, UserID: c.UserID, QueryID: q.ID, Schedule: strings.TrimSpace(in.Schedule),
-		WebhookURL: u.String(), Secret: secret, NextRunAt: sched.Next(ms.now())})
+	var box *secrets.Box
+	if ms.Webhooks != nil {
+		box = ms.Webhooks.Secrets
+	}
+	sealed, err := SealSecret(box, secret, store.MonitorSecretAAD(q.ID))
 	if err != nil {
 		return Monitor{}, fmt.Errorf("monitor %s: %w", queryID, err)
 	}
+	m, err := ms.Store.PutMonitor(ctx, Monitor{OrgID: c.OrgID, UserID: c.UserID, QueryID: q.ID, Schedule: strings.TrimSpace(in.Schedule),
+		WebhookURL: u.String(), Secret: sealed, NextRunAt: sched.Next(ms.now())})
+	if err != nil {
+		return Monitor{}, fmt.Errorf("monitor %s: %w", queryID, err)
+	}
+	m.Secret = secret
 	return m, nil
 }
 

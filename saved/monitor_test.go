@@ -1,12 +1,15 @@
 package saved_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,9 +17,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/openprospect/prospectd/saved"
+	"github.com/openprospect/prospectd/secrets"
 	"github.com/openprospect/prospectd/store"
 	"github.com/openprospect/prospectd/store/sqlite"
+	"github.com/openprospect/prospectd/store/storetest"
 )
 
 func TestParseSchedule(t *testing.T) {
@@ -93,7 +100,8 @@ func newReceiver(t *testing.T, fail int) *receiver {
 
 func TestMonitorRunsAndDelivers(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
+	dbPath := filepath.Join(t.TempDir(), "state.db")
+	st, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +119,8 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 	var runs int
 	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
 	rcv := newReceiver(t, 3)
-	ms := &saved.Monitors{Store: st, Queries: st, Now: func() time.Time { return now },
+	var logs bytes.Buffer
+	ms := &saved.Monitors{Store: st, Queries: st, Now: func() time.Time { return now }, Log: zerolog.New(&logs),
 		Discover: func(_ context.Context, m saved.Monitor, params json.RawMessage) ([]string, error) {
 			if string(params) != `{"icp_text":"payroll"}` || m.OrgID != o.ID {
 				t.Errorf("discover with %s for %s", params, m.OrgID)
@@ -119,7 +128,8 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 			runs++
 			return results[runs-1], nil
 		},
-		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Backoff: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}},
+		Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: storetest.Box(t, 1), Log: zerolog.New(&logs),
+			Backoff: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}},
 	}
 	check := func(json.RawMessage) error { return nil }
 	if _, err := ms.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "*/5 * * * *", WebhookURL: rcv.srv.URL}, check); !errors.Is(err, saved.ErrInvalid) {
@@ -137,6 +147,14 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 		t.Fatalf("put: %+v %v", m, err)
 	}
 	rcv.secret = m.Secret
+	// At rest the secret is sealed, bound to the query.
+	stored, err := st.MonitorOf(ctx, o.ID, q.ID)
+	if err != nil || !secrets.IsSealed(stored.Secret) {
+		t.Fatalf("stored monitor secret %q, %v", stored.Secret, err)
+	}
+	if p, err := ms.Webhooks.Secrets.Open(stored.Secret, store.MonitorSecretAAD(q.ID)); err != nil || p != m.Secret {
+		t.Fatalf("the stored secret opens to %q, %v", p, err)
+	}
 
 	tick := func(at time.Time, want int) {
 		t.Helper()
@@ -170,6 +188,93 @@ func TestMonitorRunsAndDelivers(t *testing.T) {
 	if err != nil || len(changes) != 1 || len(changes[0].Deliveries) != 4 || changes[0].Deliveries[0].Status != 503 || changes[0].Deliveries[3].Status != 204 {
 		t.Fatalf("history %+v %v", changes, err)
 	}
+	// Neither the database's files nor the logs hold the secret.
+	key := strings.TrimPrefix(m.Secret, "whsec_")
+	for _, p := range []string{dbPath, dbPath + "-wal"} {
+		raw, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte(key)) {
+			t.Fatalf("%s holds the webhook secret", p)
+		}
+	}
+	if strings.Contains(logs.String(), key) || !strings.Contains(logs.String(), "webhook failed") {
+		t.Fatalf("the logs carry the secret, or logged no attempt:\n%s", logs.String())
+	}
+
+	// A monitor cannot be stored without a key to seal its secret.
+	ms.Webhooks = &saved.Webhooks{}
+	if _, err := ms.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "@hourly", WebhookURL: rcv.srv.URL}, check); !errors.Is(err, saved.ErrNoSecretsKey) {
+		t.Fatalf("put without a key: %v", err)
+	}
+}
+
+// TestSealedSecretSigns: the delivery loop opens a stored secret only to
+// sign — a sealed one with the sender's key (or a rotated-out key it still
+// holds), a plaintext one stored before sealing as it is — and a secret it
+// cannot open fails the attempt with an error that says why, in the
+// delivery log, without the secret.
+func TestSealedSecretSigns(t *testing.T) {
+	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	seal := func(box *secrets.Box, aad string) string {
+		v, err := saved.SealSecret(box, secret, aad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	a := storetest.Box(t, 1)
+	monAAD, evAAD := store.MonitorSecretAAD("q"), store.EventSecretAAD("", "ev")
+	for _, tc := range []struct {
+		name   string
+		event  bool // an Event of another source, not a monitor change
+		stored string
+		sender *secrets.Box
+		err    string // "" when delivered
+	}{
+		{"sealed", false, seal(a, monAAD), a, ""},
+		{"sealed event", true, seal(a, evAAD), a, ""},
+		{"legacy plaintext", false, secret, a, ""},
+		{"legacy plaintext event", true, secret, nil, ""},
+		{"rotated, old key kept", false, seal(a, monAAD), storetest.Box(t, 2, 1), ""},
+		{"rotated out", false, seal(a, monAAD), storetest.Box(t, 2), "sealed with an unknown key"},
+		{"rotated out event", true, seal(a, evAAD), storetest.Box(t, 2), "sealed with an unknown key"},
+		{"no key", false, seal(a, monAAD), nil, "no secrets key"},
+		{"bound to another monitor", false, seal(a, store.MonitorSecretAAD("other")), a, "does not open"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rcv := newReceiver(t, 0)
+			rcv.secret = secret
+			p := saved.PendingDelivery{Change: saved.Change{ID: "c"}, Monitor: saved.Monitor{ID: "m", QueryID: "q", WebhookURL: rcv.srv.URL, Secret: tc.stored}}
+			id := "c"
+			if tc.event {
+				id = "ev"
+				p = saved.PendingDelivery{Event: &saved.Event{ID: id, URL: rcv.srv.URL, Secret: tc.stored, Body: []byte(`{}`)}}
+			}
+			var logs bytes.Buffer
+			dl := &fakeLog{pending: p}
+			w := &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: tc.sender, Backoff: []time.Duration{}, Log: zerolog.New(&logs)}
+			w.Deliver(context.Background(), dl, id)
+			rcv.mu.Lock()
+			defer rcv.mu.Unlock()
+			if tc.err == "" {
+				if len(rcv.ok) != 1 || rcv.badSigs != 0 {
+					t.Fatalf("%d delivered, %d bad signatures; log %s", len(rcv.ok), rcv.badSigs, logs.String())
+				}
+				return
+			}
+			if rcv.calls != 0 || !strings.Contains(logs.String(), tc.err) || !strings.Contains(logs.String(), "webhook given up") {
+				t.Fatalf("%d calls; log %s", rcv.calls, logs.String())
+			}
+			if !tc.event && (len(dl.ds) != 1 || !strings.Contains(dl.ds[0].Error, tc.err)) {
+				t.Fatalf("delivery log %+v", dl.ds)
+			}
+			if strings.Contains(logs.String(), strings.TrimPrefix(secret, "whsec_")) || strings.Contains(fmt.Sprint(dl.ds), strings.TrimPrefix(secret, "whsec_")) {
+				t.Fatal("an error carries the secret")
+			}
+		})
+	}
 }
 
 // fakeLog records delivery attempts.
@@ -193,6 +298,10 @@ func (l *fakeLog) ClaimDelivery(context.Context, string, string, time.Time, time
 }
 
 func (l *fakeLog) FinishDelivery(context.Context, string, string) error { return nil }
+
+func (l *fakeLog) ClaimDeliveries(context.Context, string, time.Time, time.Duration, int) ([]saved.PendingDelivery, error) {
+	return nil, nil
+}
 
 func TestWebhookRefusesPrivateAddresses(t *testing.T) {
 	rcv := newReceiver(t, 0)
@@ -230,13 +339,14 @@ func TestWebhookRetriesSurviveARestart(t *testing.T) {
 	results := [][]string{{"a.com"}, {"a.com", "b.com"}}
 	runs := 0
 	backoff := []time.Duration{400 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}
+	box := storetest.Box(t, 1)
 	newMonitors := func(st *sqlite.Store) *saved.Monitors {
 		return &saved.Monitors{Store: st, Queries: st, Now: func() time.Time { return now }, DeliveryEvery: 20 * time.Millisecond,
 			Discover: func(context.Context, saved.Monitor, json.RawMessage) ([]string, error) {
 				runs++
 				return results[runs-1], nil
 			},
-			Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Backoff: backoff, Lease: 300 * time.Millisecond}}
+			Webhooks: &saved.Webhooks{Client: saved.WebhookClient(true), Secrets: box, Backoff: backoff, Lease: 300 * time.Millisecond}}
 	}
 	first := newMonitors(st)
 	m, err := first.Put(ctx, c, q.ID, saved.MonitorRequest{Schedule: "@hourly", WebhookURL: rcv.srv.URL}, func(json.RawMessage) error { return nil })

@@ -22,6 +22,9 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/secrets"
+	"github.com/openprospect/prospectd/store"
 )
 
 // Webhooks follow the Standard Webhooks conventions: headers webhook-id
@@ -36,9 +39,14 @@ const EventChanged = "saved_query.changed"
 // DefaultBackoff are the waits before the retries of a failed delivery.
 var DefaultBackoff = []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour}
 
-// Webhooks delivers change events.
+// Webhooks delivers change events, and the events of other sources
+// queued beside them (one sender per process, wired in cmd/prospectd).
 type Webhooks struct {
 	Client *http.Client
+	// Secrets seals the signing secrets at rest and opens them at signing
+	// time (see secret.go); without it only plaintext secrets, written
+	// before sealing, can sign, and Monitors.Put refuses.
+	Secrets *secrets.Box
 	// Backoff are the waits before each retry (DefaultBackoff when nil);
 	// a delivery is tried len(Backoff)+1 times.
 	Backoff []time.Duration
@@ -168,15 +176,16 @@ func (w *Webhooks) ResumeEvery(ctx context.Context, st DeliveryQueue, every time
 // shutdown).
 func (w *Webhooks) Wait() { w.wg.Wait() }
 
-// content is what a delivery sends: its id, where, signed with what.
-func content(p PendingDelivery) (id, url, secret string, body []byte, err error) {
+// content is what a delivery sends: its id, where, signed with what (the
+// secret as stored and its associated data).
+func content(p PendingDelivery) (id, url, secret, aad string, body []byte, err error) {
 	if e := p.Event; e != nil {
-		return e.ID, e.URL, e.Secret, e.Body, nil
+		return e.ID, e.URL, e.Secret, store.EventSecretAAD(e.Source, e.ID), e.Body, nil
 	}
 	c, m := p.Change, p.Monitor
 	body, err = json.Marshal(ChangeEvent{Type: EventChanged, Timestamp: c.At, Data: ChangeData{
 		QueryID: m.QueryID, MonitorID: m.ID, ChangeID: c.ID, At: c.At, Added: nonNil(c.Added), Dropped: nonNil(c.Dropped), Total: c.Total}})
-	return c.ID, m.WebhookURL, m.Secret, body, err
+	return c.ID, m.WebhookURL, m.Secret, store.MonitorSecretAAD(m.QueryID), body, err
 }
 
 // deliver sends a claimed delivery, retrying with backoff until a 2xx
@@ -189,7 +198,7 @@ func content(p PendingDelivery) (id, url, secret string, body []byte, err error)
 // Attempts at a monitor change are logged in its delivery log (when st
 // keeps one: a MonitorStore); attempts at other events are logged only.
 func (w *Webhooks) deliver(ctx context.Context, st DeliveryQueue, p PendingDelivery) {
-	id, url, secret, body, err := content(p)
+	id, url, secret, aad, body, err := content(p)
 	log := w.Log.With().Str("event", id).Logger()
 	if err != nil {
 		log.Error().Err(err).Msg("encode webhook")
@@ -204,7 +213,7 @@ func (w *Webhooks) deliver(ctx context.Context, st DeliveryQueue, p PendingDeliv
 	})
 	owner := w.owner()
 	for attempt := p.Attempts + 1; ; attempt++ {
-		status, err := w.send(ctx, url, secret, id, body)
+		status, err := w.send(ctx, url, secret, aad, id, body)
 		if p.Event == nil && deliveries != nil {
 			d := Delivery{ChangeID: id, Attempt: attempt, Status: status, At: w.now()}
 			if err != nil {
@@ -252,7 +261,8 @@ func (w *Webhooks) deliver(ctx context.Context, st DeliveryQueue, p PendingDeliv
 		}
 		attempt = np.Attempts
 		if np.Event == nil {
-			url, secret = np.Monitor.WebhookURL, np.Monitor.Secret // the URL and secret may have been replaced
+			// The URL and secret may have been replaced.
+			url, secret, aad = np.Monitor.WebhookURL, np.Monitor.Secret, store.MonitorSecretAAD(np.Monitor.QueryID)
 		}
 	}
 }
@@ -287,7 +297,14 @@ func (w *Webhooks) now() time.Time {
 	return time.Now()
 }
 
-func (w *Webhooks) send(ctx context.Context, url, secret, id string, body []byte) (int, error) {
+// send signs and posts one attempt; the stored secret is opened here
+// only, and an error opening it (a key rotated out of the configuration)
+// fails the attempt like an unreachable receiver.
+func (w *Webhooks) send(ctx context.Context, url, stored, aad, id string, body []byte) (int, error) {
+	secret, err := OpenSecret(w.Secrets, stored, aad)
+	if err != nil {
+		return 0, err
+	}
 	ts := w.now().Unix()
 	sig, err := Sign(secret, id, ts, body)
 	if err != nil {

@@ -1,4 +1,5 @@
-// Package secrets seals integration API keys for storage: AES-256-GCM with
+// Package secrets seals secrets for storage (integration API keys, CRM
+// tokens, webhook signing secrets): AES-256-GCM with
 // a random nonce per value, under a 32-byte key that comes from
 // configuration or from a key file the service generates with 0600
 // permissions. Sealed values carry the key's id, so keys can be rotated:
@@ -146,6 +147,10 @@ func (b *Box) Open(sealed, aad string) (string, error) {
 	}
 	return string(plain), nil
 }
+
+// IsSealed reports whether s has the form Seal gives (a value stored
+// before sealing, such as a "whsec_" webhook secret, does not).
+func IsSealed(s string) bool { return strings.HasPrefix(s, "v1:") }
 
 // NeedsRotation reports whether sealed was made under a key other than the
 // primary one (re-seal it to finish a rotation).

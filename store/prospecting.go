@@ -49,9 +49,11 @@ type RunMessage struct {
 // (package prospecting); store/sqlite and store/postgres implement it and
 // store/storetest holds both to one suite.
 type ProspectingRuns interface {
-	// CreateRun stores r (ID, Rev and times assigned) unless the
-	// organization already has a run with r.IdemKey, which it returns with
-	// created false.
+	// CreateRun stores r (Rev and times assigned, and ID when empty: a
+	// caller may choose it, a UUID, to bind a sealed secret in r.Data to
+	// the run)
+	// unless the organization already has a run with r.IdemKey, which it
+	// returns with created false.
 	CreateRun(ctx context.Context, r ProspectingRun) (run ProspectingRun, created bool, err error)
 	// RunByKey returns the organization's run started with an
 	// idempotency key; ok false when there is none.
@@ -88,8 +90,12 @@ type ProspectingRuns interface {
 type WebhookEvent struct {
 	// Source orders events: those of one source (a run) are delivered one
 	// after another, in the order they were queued ("" for none).
-	Source          string
-	ID, URL, Secret string
-	Body            []byte
-	At              time.Time
+	Source  string
+	ID, URL string
+	// Secret is the signing secret as stored: sealed (package secrets)
+	// with EventSecretAAD, or plaintext when queued by a version before
+	// sealing.
+	Secret string
+	Body   []byte
+	At     time.Time
 }

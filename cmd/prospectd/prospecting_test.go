@@ -180,10 +180,23 @@ func runVersion(t *testing.T, addr, key, id string) string {
 
 func startAndApprove(t *testing.T, addr, key string, body map[string]any) string {
 	t.Helper()
+	id := startRun(t, addr, key, "run-1", body)["run_id"].(string)
+	run := waitRunStatus(t, addr, key, id, "proposed", 30*time.Second)
+	code, out := researchSend(t, addr, key, "POST", "/v1/prospecting/runs/"+id+"/approve", map[string]any{"plan_version": run["plan_version"]})
+	if code != http.StatusAccepted {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	return id
+}
+
+// startRun posts a start request under an idempotency key and returns
+// its 202 answer.
+func startRun(t *testing.T, addr, key, idem string, body map[string]any) map[string]any {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/prospecting/runs", strings.NewReader(mustJSON(body)))
 	req.Header.Set("X-API-Key", key)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Idempotency-Key", "run-1")
+	req.Header.Set("Idempotency-Key", idem)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -193,13 +206,7 @@ func startAndApprove(t *testing.T, addr, key string, body map[string]any) string
 	if res.StatusCode != http.StatusAccepted {
 		t.Fatalf("start: %d %v", res.StatusCode, st)
 	}
-	id := st["run_id"].(string)
-	run := waitRunStatus(t, addr, key, id, "proposed", 30*time.Second)
-	code, out := researchSend(t, addr, key, "POST", "/v1/prospecting/runs/"+id+"/approve", map[string]any{"plan_version": run["plan_version"]})
-	if code != http.StatusAccepted {
-		t.Fatalf("approve: %d %v", code, out)
-	}
-	return id
+	return st
 }
 
 func waitRunStatus(t *testing.T, addr, key, id, status string, within time.Duration) map[string]any {

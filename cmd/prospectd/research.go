@@ -19,7 +19,7 @@ type researchFlags struct {
 func addResearchFlags(fs *flagSet) researchFlags {
 	return researchFlags{
 		keyFile: fs.String("secrets-key-file", "PROSPECT_SECRETS_KEY_FILE", "",
-			"file holding the key that seals integration API keys (created with mode 0600 when missing; default DATA_DIR/secrets.key). "+
+			"file holding the key that seals integration API keys, CRM tokens and webhook signing secrets (created with mode 0600 when missing; default DATA_DIR/secrets.key). "+
 				"PROSPECT_SECRETS_KEY (64 hex digits) takes precedence; PROSPECT_SECRETS_OLD_KEYS (comma-separated) opens values sealed under rotated-out keys"),
 		allowPrivate: fs.Bool("allow-private-provider-urls", "PROSPECT_ALLOW_PRIVATE_PROVIDER_URLS", false,
 			"let integration base_url values and homepage fetches reach loopback and private addresses (self-hosted models); off by default"),

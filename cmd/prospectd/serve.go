@@ -39,6 +39,8 @@ func runServe(ctx context.Context, args []string) error {
 	publicURL := fs.String("public-url", "PROSPECT_PUBLIC_URL", "", "external base URL for links in emails (default http://ADDR)")
 	taskLease := fs.Duration("task-lease", "PROSPECT_TASK_LEASE", 30*time.Second, "how long a task waits for a stopped or killed server before another worker takes it over")
 	runBatch := fs.Int("prospecting-batch", "PROSPECT_PROSPECTING_BATCH", 25, "companies a prospecting run checks or researches per persisted step")
+	webhookPrivate := fs.Bool("webhook-allow-private", "PROSPECT_WEBHOOK_ALLOW_PRIVATE", false,
+		"let monitor and run webhooks reach loopback and private addresses (single-tenant setups, tests); off by default")
 	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
@@ -134,6 +136,10 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("integration secrets: %w", err)
 	}
 	integrationSvc, pipeline := research.New(researchCfg, st, eng, log)
+	hooks := webhookSender(researchCfg.Secrets, *webhookPrivate, log)
+	if err := sealWebhookSecrets(ctx, st, researchCfg.Secrets, log); err != nil {
+		return err
+	}
 	jc := jobs.Config{State: st, Engine: eng, Names: names, Plans: plans, Log: log, Workers: 2, Lease: *taskLease, Research: pipeline}
 	exports := &export.Files{Dir: filepath.Join(*b.dataDir, "exports"), Log: log}
 	jc.Exports = exports
@@ -172,10 +178,11 @@ func runServe(ctx context.Context, args []string) error {
 	if runs != nil {
 		runs.Email, runs.BatchSize = emails, *runBatch
 		runs.Waves = prospecting.ParseWaveRollout(*runWaves)
+		runs.Webhooks = &prospecting.Webhooks{AllowPrivate: *webhookPrivate, Sender: hooks}
 	}
 	srv := api.New(api.Deps{Engine: eng, Store: st, Tasks: tasks, Names: names, Email: emails, EmailTasks: emailTasks,
 		Integrations: integrationSvc, Research: pipeline, Exports: exports, Refresh: refreshSvc, CRM: crmSvc, Log: log, Plans: plans, Mailer: mailer, PublicURL: *publicURL, WebApp: web.ConfirmPath,
-		Prospecting: runs})
+		Prospecting: runs, Webhooks: hooks, WebhookPrivateHosts: *webhookPrivate})
 	tcfg, err := ts.config(toolwire.Config{PublicURL: *publicURL, State: st, Engine: eng, Tasks: tasks, Plans: plans, Email: emails,
 		Research: pipeline, Integrations: integrationSvc, Names: names, CRM: crmSvc, Prospecting: runs, Log: log}, *b.dataDir)
 	if err != nil {

@@ -449,7 +449,7 @@ func (e *Engine) annTrain() *annIndex {
 	if e.dim != dim || !sameChunks(e.chunks, chunks) {
 		return nil // a refit swapped the vectors while training
 	}
-	a.assign = make([]uint16, len(e.domains))
+	a.assign = make([]uint16, e.domains.slots())
 	for i := range a.assign {
 		a.assign[i] = annNone
 	}

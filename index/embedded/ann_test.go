@@ -249,7 +249,7 @@ func annAssignments(e *Engine) map[string]uint16 {
 	a := e.ann.idx
 	for id, l := range a.assign {
 		if l != annNone {
-			out[e.domains[id]] = l
+			out[e.domains.get(uint32(id))] = l
 		}
 	}
 	return out
@@ -330,9 +330,11 @@ func TestANNRefit(t *testing.T) {
 func allDomains(e *Engine) []string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	out := make([]string, 0, len(e.ids))
-	for d := range e.ids {
-		out = append(out, d)
+	out := make([]string, 0, e.domains.len())
+	for id := range uint32(e.domains.slots()) {
+		if d := e.domains.get(id); d != "" {
+			out = append(out, d)
+		}
 	}
 	return out
 }

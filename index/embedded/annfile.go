@@ -48,11 +48,11 @@ func (e *Engine) annMetaKey() uint64 {
 }
 
 // domainHash hashes domains in the given slot order.
-func domainHash(domains []string, order []uint32) uint64 {
+func domainHash(domains *domainTable, order []uint32) uint64 {
 	h := fnv.New64a()
 	var buf []byte
 	for _, id := range order {
-		buf = append(append(buf[:0], domains[id]...), '\n')
+		buf = append(append(buf[:0], domains.get(id)...), '\n')
 		h.Write(buf)
 	}
 	return h.Sum64()
@@ -77,7 +77,7 @@ func (e *Engine) saveANN() {
 func (e *Engine) writeANN(path string, a *annIndex) error {
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
 	// Mostly sorted already (slots follow domain order from the open on).
-	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.domains[x], e.domains[y]) })
+	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.domains.get(x), e.domains.get(y)) })
 	f, err := os.OpenFile(path+".tmp", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -171,7 +171,7 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 	}
 	p = p[nlist*dim*4:]
 	a := newANN(dim, cent, key, trained)
-	a.assign = make([]uint16, len(e.domains))
+	a.assign = make([]uint16, e.domains.slots())
 	for i := range a.assign {
 		a.assign[i] = annNone
 	}

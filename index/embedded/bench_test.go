@@ -361,7 +361,7 @@ func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
 	e.mu.RLock()
 	var domains []string
 	for len(domains) < n*5 {
-		if d := e.domains[r.IntN(len(e.domains))]; d != "" {
+		if d := e.domains.get(uint32(r.IntN(e.domains.slots()))); d != "" {
 			domains = append(domains, d)
 		}
 	}
@@ -411,7 +411,7 @@ func fullOf(tb testing.TB, e *Engine) *fullVectors {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	f := &fullVectors{dim: e.dim, half: make([]byte, 2*e.dim*len(e.domains))}
+	f := &fullVectors{dim: e.dim, half: make([]byte, 2*e.dim*e.domains.slots())}
 	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEntry), UpperBound: []byte("x0")})
 	if err != nil {
 		tb.Fatal(err)
@@ -419,7 +419,7 @@ func fullOf(tb testing.TB, e *Engine) *fullVectors {
 	defer it.Close()
 	var en entry
 	for it.First(); it.Valid(); it.Next() {
-		id, ok := e.ids[string(it.Key()[len(prefixEntry):])]
+		id, ok := e.domains.lookup(string(it.Key()[len(prefixEntry):]))
 		if !ok {
 			continue
 		}
@@ -486,7 +486,7 @@ func recallLimit(tb testing.TB, e *Engine, f index.Filter, queries [][]float32, 
 		top := full.exactFull(e, ids, q, limit)
 		want := map[string]int{}
 		for i, s := range top {
-			want[e.domains[s.id]] = i
+			want[e.domains.get(s.id)] = i
 		}
 		e.mu.RUnlock()
 		h10, h100 := 0, 0

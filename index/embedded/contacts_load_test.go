@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"testing"
 	"time"
@@ -48,16 +47,7 @@ func BenchmarkLoadContacts(b *testing.B) {
 		if n > 0 {
 			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(n), "heap-B/contact")
 		}
-		if path := os.Getenv("PROSPECT_BENCH_HEAPPROFILE"); path != "" {
-			f, err := os.Create(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := pprof.WriteHeapProfile(f); err != nil {
-				b.Fatal(err)
-			}
-			f.Close()
-		}
+		writeHeapProfile(b, os.Getenv("PROSPECT_BENCH_HEAPPROFILE"))
 		runtime.KeepAlive(x)
 		e.Close()
 		b.StartTimer()

@@ -125,8 +125,7 @@ type Engine struct {
 	mu      sync.RWMutex // guards everything below
 	meta    *index.Meta
 	dim     int
-	ids     map[string]uint32
-	domains []string
+	domains *domainTable // domain <-> slot (domains.go)
 	free    []uint32
 	chunks  [][]int8   // int8 vectors, chunkDocs a chunk (quant.go)
 	scales  []float32  // the scale of each vector
@@ -295,8 +294,8 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 }
 
 func (e *Engine) reset() {
-	e.ids = map[string]uint32{}
-	e.domains, e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil, nil
+	e.domains = newDomainTable()
+	e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil
 	e.signs, e.scales = nil, nil
 	e.live = roaring.New()
 	for i := range e.post {
@@ -390,8 +389,10 @@ func (e *Engine) loadAll() error {
 		e.finishFlatLoad(fl, 0, true)
 		return loadErr
 	}
-	e.finishFlatLoad(fl, len(e.domains), false)
+	e.finishFlatLoad(fl, e.domains.slots(), false)
 	e.addPostings(bulk)
+	e.compactPostings()
+	e.trimSlots()
 	// Hand the load's garbage (decode buffers, id lists) back now rather
 	// than leave the server holding it.
 	debug.FreeOSMemory()
@@ -458,14 +459,13 @@ func (e *Engine) addPostings(b *bulkPostings) {
 // place assigns the document a slot, fills its columns and collects its
 // postings in bulk (see addPostings); it returns the slot.
 func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
-	id, ok := e.ids[domain]
+	id, ok := e.domains.lookup(domain)
 	if !ok {
 		if n := len(e.free); n > 0 {
 			id = e.free[n-1]
 			e.free = e.free[:n-1]
 		} else {
-			id = uint32(len(e.domains))
-			e.domains = append(e.domains, "")
+			id = uint32(e.domains.slots())
 			e.scores = append(e.scores, 0)
 			e.starts = append(e.starts, 0)
 			e.scales = append(e.scales, 0)
@@ -474,9 +474,8 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
 			}
 		}
-		e.ids[domain] = id
+		e.domains.add(id, domain)
 	}
-	e.domains[id] = domain
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
 	v := e.int8Of(id)
@@ -777,7 +776,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		// needed.
 		e.mu.RLock()
 		for i := range work {
-			_, work[i].hadOld = e.ids[work[i].domain]
+			_, work[i].hadOld = e.domains.lookup(work[i].domain)
 		}
 		e.mu.RUnlock()
 	}
@@ -860,7 +859,7 @@ func (e *Engine) indexInMemory(work []pending) {
 		scratch = make([]byte, 2*e.dim)
 	}
 	for i := range work {
-		id, existed := e.ids[work[i].domain]
+		id, existed := e.domains.lookup(work[i].domain)
 		if existed && work[i].hadOld {
 			e.unindex(id, &work[i].old)
 		}
@@ -977,13 +976,15 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		e.flat.ordered = false
 	}
 	for i := range del {
-		id := e.ids[del[i].domain]
+		id, ok := e.domains.remove(del[i].domain)
+		if !ok {
+			// Stored but not indexed (written by a LoadOnly engine).
+			continue
+		}
 		e.flat.drop(id)
 		e.unindex(id, &del[i].en)
 		e.annDrop(id)
 		e.live.Remove(id)
-		delete(e.ids, del[i].domain)
-		e.domains[id] = ""
 		e.free = append(e.free, id)
 	}
 	e.mu.Unlock()

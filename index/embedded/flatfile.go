@@ -502,7 +502,7 @@ func (e *Engine) rebuildFlat(path string, n int) *flatVectors {
 	var en entry
 	scratch := make([]byte, 2*e.dim)
 	for it.First(); it.Valid(); it.Next() {
-		id, ok := e.ids[string(it.Key()[len(prefixEntry):])]
+		id, ok := e.domains.lookup(string(it.Key()[len(prefixEntry):]))
 		if !ok || en.unmarshal(it.Value()) != nil || len(en.codes) != e.dim {
 			continue // loadAll placed every readable entry
 		}

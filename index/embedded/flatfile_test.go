@@ -42,7 +42,11 @@ func checkFlat(t *testing.T, e *Engine) {
 	var sum uint64
 	got := make([]byte, 2*e.dim)
 	scratch := make([]byte, 2*e.dim)
-	for domain, id := range e.ids {
+	for id := range uint32(e.domains.slots()) {
+		domain := e.domains.get(id)
+		if domain == "" {
+			continue // free
+		}
 		v, ok, err := e.stored(prefixEntry, domain)
 		if err != nil || !ok {
 			t.Fatalf("entry of %s: %v %v", domain, ok, err)

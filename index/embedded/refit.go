@@ -361,11 +361,8 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	// Companies: the entries and the staged vectors are both in domain
 	// order, so one pass over each pairs them.
 	e.mu.RLock()
-	slots := make(map[string]uint32, len(e.ids))
-	for d, id := range e.ids {
-		slots[d] = id
-	}
-	nSlots := len(e.domains)
+	slots := e.domains.clone()
+	nSlots := slots.slots()
 	e.mu.RUnlock()
 	chunks := make([][]int8, (nSlots+chunkDocs-1)/chunkDocs)
 	signs := make([][]uint64, len(chunks))
@@ -432,7 +429,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 			}
 		}
 	}
-	companies = len(slots)
+	companies = slots.len()
 
 	// Contacts.
 	x.mu.RLock()
@@ -595,7 +592,7 @@ func (e *Engine) pairStaged(prefix, staged string, dim int, fn func(key, val []b
 	return nil
 }
 
-func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec []float32, slots map[string]uint32,
+func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec []float32, slots *domainTable,
 	vecAt func(uint32) ([]int8, *float32), signAt func(uint32) []uint64, fb *flatBuilder) error {
 	var en entry
 	if err := en.unmarshal(val); err != nil {
@@ -603,7 +600,7 @@ func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec
 	}
 	en.setVector(vec)
 	_ = b.Set([]byte(prefixEntry+domain), en.marshal(nil), nil)
-	if id, ok := slots[domain]; ok {
+	if id, ok := slots.lookup(domain); ok {
 		v, scale := vecAt(id)
 		copy(v, en.codes)
 		*scale = en.scale

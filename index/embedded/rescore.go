@@ -74,7 +74,7 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 // stored entry into v (the final pass without a vector file); ok is false
 // when the entry is gone. Callers hold mu for reading.
 func (e *Engine) storedVector(id uint32, v []float32) (ok bool, err error) {
-	domain := e.domains[id]
+	domain := e.domains.get(id)
 	val, ok, err := e.stored(prefixEntry, domain)
 	if err != nil || !ok {
 		return false, err

@@ -60,7 +60,7 @@ type scored struct {
 type topK struct {
 	k       int
 	items   []scored
-	domains []string
+	domains *domainTable
 }
 
 // better orders results: higher score first, then domain ascending.
@@ -68,7 +68,7 @@ func (h *topK) better(a, b scored) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	return h.domains[a.id] < h.domains[b.id]
+	return h.domains.get(a.id) < h.domains.get(b.id)
 }
 
 func (h *topK) offer(s scored) {

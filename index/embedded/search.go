@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
@@ -60,7 +61,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	}
 	refs := make([]hitRef, 0, max(0, len(top)-s.Offset))
 	for i := s.Offset; i < len(top); i++ {
-		r := hitRef{domain: e.domains[top[i].id], sim: float64(top[i].score)}
+		r := hitRef{domain: strings.Clone(e.domains.get(top[i].id)), sim: float64(top[i].score)}
 		if s.Vector == nil {
 			r.sim = 0
 		}
@@ -203,7 +204,7 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 func (e *Engine) domainIDs(domains []string) *roaring.Bitmap {
 	ids := make([]uint32, 0, len(domains))
 	for _, v := range domains {
-		if id, ok := e.ids[v]; ok {
+		if id, ok := e.domains.lookup(v); ok {
 			ids = append(ids, id)
 		}
 	}
@@ -320,7 +321,7 @@ func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, err
 	it := cand.Iterator()
 	for it.HasNext() {
 		id := it.Next()
-		v, closer, err := e.db.Get([]byte(prefixProfile + e.domains[id]))
+		v, closer, err := e.db.Get([]byte(prefixProfile + e.domains.get(id)))
 		if errors.Is(err, pebble.ErrNotFound) {
 			continue
 		}
@@ -331,7 +332,7 @@ func (e *Engine) phrase(text string, cand *roaring.Bitmap) (*roaring.Bitmap, err
 		err = json.Unmarshal(v, &doc)
 		closer.Close()
 		if err != nil {
-			return nil, fmt.Errorf("phrase filter: decode %s: %w", e.domains[id], err)
+			return nil, fmt.Errorf("phrase filter: decode %s: %w", e.domains.get(id), err)
 		}
 		if textfold.ContainsPhrase(textfold.Words(doc.Description), p) || textfold.ContainsPhrase(textfold.Words(doc.SiteText), p) {
 			out.Add(id)

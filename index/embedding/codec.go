@@ -20,11 +20,14 @@ import (
 //	fallback dim × float32, a unit vector
 //	crc      CRC-32C of everything before it
 //
-// modelVersion changes whenever the bytes or the tokenizer change meaning,
-// so an old model is refused instead of silently embedding differently.
+// The version changes whenever the bytes or the tokenizer change meaning,
+// so an unknown model is refused instead of silently embedding
+// differently. Version 2 models tokenize with StemPlural, version 3 ones
+// with StemEnglish; the bytes are otherwise the same, and this build reads
+// and writes both.
 const (
 	modelMagic   = "PRSPEMB"
-	modelVersion = 2
+	modelVersion = 3 // the newest
 	headerSize   = len(modelMagic) + 1 + 3*4 + 5*4
 )
 
@@ -34,6 +37,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 type params struct {
 	dim, rank int
 	weights   Weights
+	stemming  Stemming // StemPlural: version 2; StemEnglish: version 3
 	hashes    []uint64
 	scales    []float32
 	quant     []int8
@@ -46,7 +50,7 @@ func (p *params) encode() []byte {
 	terms := len(p.hashes)
 	b := make([]byte, 0, headerSize+terms*(12+p.rank)+p.dim*4+4)
 	b = append(b, modelMagic...)
-	b = append(b, modelVersion)
+	b = append(b, versionOf(p.stemming))
 	b = binary.LittleEndian.AppendUint32(b, uint32(p.dim))
 	b = binary.LittleEndian.AppendUint32(b, uint32(p.rank))
 	b = binary.LittleEndian.AppendUint32(b, uint32(terms))
@@ -81,7 +85,7 @@ func (p *params) model() (*Model, error) {
 		quant = append(make([]int8, 0, len(quant)+projectPad), quant...)
 	}
 	m := &Model{
-		dim: p.dim, rank: p.rank, weights: p.weights,
+		dim: p.dim, rank: p.rank, weights: p.weights, stemming: p.stemming,
 		hashes:   p.hashes,
 		rows:     newTermIndex(p.hashes),
 		quant:    quant,
@@ -116,15 +120,16 @@ func decode(b []byte) (*params, error) {
 	if len(b) < headerSize+4 || string(b[:len(modelMagic)]) != modelMagic {
 		return nil, fmt.Errorf("not an embedder model")
 	}
-	if v := b[len(modelMagic)]; v != modelVersion {
-		return nil, fmt.Errorf("model format version %d, this build reads %d", v, modelVersion)
+	stemming, ok := stemmingOf(b[len(modelMagic)])
+	if !ok {
+		return nil, fmt.Errorf("model format version %d, this build reads 2-%d", b[len(modelMagic)], modelVersion)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	if crc32.Checksum(body, crcTable) != sum {
 		return nil, fmt.Errorf("checksum mismatch")
 	}
 	r := reader{b: body[len(modelMagic)+1:]}
-	p := &params{dim: int(r.u32()), rank: int(r.u32())}
+	p := &params{dim: int(r.u32()), rank: int(r.u32()), stemming: stemming}
 	terms := int(r.u32())
 	switch {
 	case p.dim < 1 || p.dim > MaxDim:
@@ -197,3 +202,22 @@ func (r *reader) u64() uint64 {
 }
 
 func (r *reader) f32() float32 { return math.Float32frombits(r.u32()) }
+
+// versionOf is the format version of a model tokenizing with s.
+func versionOf(s Stemming) byte {
+	if s == StemEnglish {
+		return modelVersion
+	}
+	return 2
+}
+
+// stemmingOf is the stemmer of a model of format version v.
+func stemmingOf(v byte) (Stemming, bool) {
+	switch v {
+	case 2:
+		return StemPlural, true
+	case modelVersion:
+		return StemEnglish, true
+	}
+	return 0, false
+}

@@ -19,10 +19,11 @@ import (
 const demoFileEnv = "PROSPECT_EMBED_BENCH_FILE"
 
 var (
-	demoOnce  sync.Once
-	demoModel *Model
-	demoDocs  []Doc
-	demoErr   error
+	demoOnce    sync.Once
+	demoModel   *Model
+	demoEnglish *Model // fitted with StemEnglish
+	demoDocs    []Doc
+	demoErr     error
 )
 
 // fittedDemo returns a model fitted on the companies of the demo file, and
@@ -54,7 +55,10 @@ func fittedDemo(tb testing.TB) (*Model, []Doc) {
 		if demoErr = sc.Err(); demoErr != nil {
 			return
 		}
-		demoModel, demoErr = Fit(demoDocs, Options{})
+		if demoModel, demoErr = Fit(demoDocs, Options{}); demoErr != nil {
+			return
+		}
+		demoEnglish, demoErr = Fit(demoDocs, Options{Stemming: StemEnglish})
 	})
 	if demoErr != nil {
 		tb.Fatal(demoErr)
@@ -63,9 +67,18 @@ func fittedDemo(tb testing.TB) (*Model, []Doc) {
 }
 
 // BenchmarkEmbedDemo embeds real company records with a model fitted on
-// them.
+// them; BenchmarkEmbedDemoEnglish with one fitted with StemEnglish.
 func BenchmarkEmbedDemo(b *testing.B) {
 	m, docs := fittedDemo(b)
+	benchmarkEmbedDocs(b, m, docs)
+}
+
+func BenchmarkEmbedDemoEnglish(b *testing.B) {
+	_, docs := fittedDemo(b)
+	benchmarkEmbedDocs(b, demoEnglish, docs)
+}
+
+func benchmarkEmbedDocs(b *testing.B, m *Model, docs []Doc) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()

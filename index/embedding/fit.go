@@ -40,6 +40,11 @@ type Options struct {
 	// LSA components, over the sample's documents; default
 	// DefaultLabelWeight.
 	LabelWeight float64
+	// Stemming selects the tokenizer's stemmer; StemDefault (zero) is
+	// StemPlural, the tokenizer of every model before it (format version
+	// 2). StemEnglish (version 3) measured within noise of it on the
+	// relevance benchmark (decisions.md, "Relevance: vocabulary").
+	Stemming Stemming
 }
 
 // Defaults and limits.
@@ -85,6 +90,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Weights == (Weights{}) {
 		o.Weights = DefaultWeights
 	}
+	if o.Stemming == StemDefault {
+		o.Stemming = StemPlural
+	}
 	if o.LabelWeight == 0 {
 		o.LabelWeight = DefaultLabelWeight
 	}
@@ -99,6 +107,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("%w: LabelDims %d is not below Dim %d", ErrInvalidOptions, o.LabelDims, o.Dim)
 	case !(o.LabelWeight > 0 && o.LabelWeight <= 1000):
 		return o, fmt.Errorf("%w: LabelWeight %v is outside 0-1000", ErrInvalidOptions, o.LabelWeight)
+	case o.Stemming != StemPlural && o.Stemming != StemEnglish:
+		return o, fmt.Errorf("%w: Stemming %d is unknown", ErrInvalidOptions, o.Stemming)
 	case o.PowerIterations < 0 || o.PowerIterations > 10:
 		return o, fmt.Errorf("%w: PowerIterations %d is outside 0-10", ErrInvalidOptions, o.PowerIterations)
 	}
@@ -188,7 +198,7 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 	}
 	terms := make([][]hashWeight, len(docs))
 	parallelChunks(len(docs), 256, func(lo, hi int) {
-		var f fitScratch
+		f := fitScratch{tk: tokenizer{stemming: opt.Stemming}}
 		for i := lo; i < hi; i++ {
 			terms[i] = f.docTerms(docs[i], opt.Weights)
 		}
@@ -218,10 +228,10 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 	if x.rows() < MinFitDocs {
 		return nil, fmt.Errorf("%w: %d documents share learned terms, at least %d are needed", ErrTooFewDocs, x.rows(), MinFitDocs)
 	}
-	var labels []float64
+	var labelled *labelledSet
 	labelDims := 0
 	if opt.LabelDims > 0 {
-		if labels = labelRows(docs, opt, vocab, idf, opt.LabelDims); labels != nil {
+		if labelled = labelledDocs(docs, opt, vocab, idf); labelled != nil {
 			labelDims = opt.LabelDims
 		}
 	}
@@ -240,7 +250,7 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 	full := len(sv)
 	lsaRank := full - 1
 	rank := lsaRank + labelDims
-	p := &params{dim: opt.Dim, rank: rank, weights: opt.Weights, hashes: vocab,
+	p := &params{dim: opt.Dim, rank: rank, weights: opt.Weights, stemming: opt.Stemming, hashes: vocab,
 		scales: make([]float32, len(vocab)), quant: make([]int8, len(vocab)*rank), lex: lex}
 	// Fold IDF and the singular values into each term's row, so Embed is one
 	// weighted sum of rows.
@@ -249,7 +259,18 @@ func Fit(docs []Doc, opt Options) (*Model, error) {
 		scale[j] = math.Pow(sv[j+1], singularPower)
 	}
 	beta := 0.0
+	var labels []float64
 	if labelDims > 0 {
+		var lsa *lsaTerms
+		if lsaGamma > 0 {
+			lsa = &lsaTerms{vecs: vecs, full: full, scale: scale, gamma: lsaGamma}
+		}
+		labels = ridgeRows(labelled.rows, labelled.labels, len(vocab), labelDims, ridgeLambda, lsa)
+		if labels == nil {
+			// The factorization failed (it does not for a positive
+			// definite kernel): no label directions, their components zero.
+			labels = make([]float64, len(vocab)*labelDims)
+		}
 		beta = labelScale(x, vecs, full, scale, labels, labelDims, opt.LabelWeight)
 	}
 	row := make([]float64, rank)

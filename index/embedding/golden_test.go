@@ -61,8 +61,30 @@ func goldenCorpus() []Doc {
 // TestGolden pins the exact bits of the tokenizer's terms and hashes and
 // of the vectors: Embed may get faster, never different.
 func TestGolden(t *testing.T) {
+	checkGolden(t, StemPlural, [3]string{
+		"161970d0feedf58cc2498200787e5c60ec24bbf827821f44f7dc37619f2b2667",
+		"63abdc5c0ba22d4994454347577484818271c6036bdfd95d5b048e84beae7ccb",
+		"3782217cbd2738f63f6189eb17a37f40f8d61132c706657610d8d1f8c3673687",
+	})
+}
+
+// TestGoldenEnglish pins the format-version-3 model: the Snowball English
+// stemmer's terms (so an upgrade of the stemmer module that stems
+// differently is caught), the model bytes and the vectors.
+func TestGoldenEnglish(t *testing.T) {
+	checkGolden(t, StemEnglish, [3]string{
+		"32c57a3e141e2ff4165775c9fd3cc2f745b446aa32e989beafcea33df80dfe78",
+		"a687af81cad6a263c62bb8182d6fcb2b123b229d555c0dc767253c5725456bcd",
+		"665d663f06fec5625168f27eaff4539b78c2e58091e088769c7d8bd22d0654fa",
+	})
+}
+
+// checkGolden compares the model, terms and vectors digests of the golden
+// corpus fitted with stemmer s against want.
+func checkGolden(t *testing.T, s Stemming, want [3]string) {
+	t.Helper()
 	docs := goldenCorpus()
-	m, err := Fit(docs, Options{Dim: 64, LabelDims: -1}) // the unsupervised fit (the default); label directions: supervised_test.go
+	m, err := Fit(docs, Options{Dim: 64, LabelDims: -1, Stemming: s}) // the unsupervised fit (the default); label directions: supervised_test.go
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,17 +93,17 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	terms, vectors := sha256.New(), sha256.New()
-	var tk tokenizer
+	tk := tokenizer{stemming: s}
 	var hc hashCollector
 	var buf [8]byte
 	for _, d := range docs {
-		for _, s := range append([]string{d.Name, d.Description, d.SiteText}, d.Industries...) {
-			for _, term := range Terms(s) {
+		for _, text := range append([]string{d.Name, d.Description, d.SiteText}, d.Industries...) {
+			for _, term := range TermsWith(text, s) {
 				terms.Write([]byte(term))
 				terms.Write([]byte{0})
 			}
 			hc.hashes = hc.hashes[:0]
-			tk.terms(s, &hc)
+			tk.terms(text, &hc)
 			for _, h := range hc.hashes {
 				terms.Write(binary.LittleEndian.AppendUint64(buf[:0], h))
 			}
@@ -93,9 +115,9 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ name, got, want string }{
-		{"model", hexSum(enc), "161970d0feedf58cc2498200787e5c60ec24bbf827821f44f7dc37619f2b2667"},
-		{"terms", hex.EncodeToString(terms.Sum(nil)), "63abdc5c0ba22d4994454347577484818271c6036bdfd95d5b048e84beae7ccb"},
-		{"vectors", hex.EncodeToString(vectors.Sum(nil)), "3782217cbd2738f63f6189eb17a37f40f8d61132c706657610d8d1f8c3673687"},
+		{"model", hexSum(enc), want[0]},
+		{"terms", hex.EncodeToString(terms.Sum(nil)), want[1]},
+		{"vectors", hex.EncodeToString(vectors.Sum(nil)), want[2]},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s digest %s, want %s", c.name, c.got, c.want)

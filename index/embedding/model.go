@@ -24,12 +24,13 @@ const maxFieldBytes = 16 << 10
 // Model is a fitted TF-IDF + truncated SVD embedder. It is immutable once
 // built, so any number of goroutines may use it at once.
 type Model struct {
-	id      string
-	dim     int
-	rank    int // projected components; dim-rank trailing components are always zero
-	weights Weights
-	hashes  []uint64  // term hashes, ascending; a term's row is its position
-	rows    termIndex // term hash → row
+	id       string
+	dim      int
+	rank     int // projected components; dim-rank trailing components are always zero
+	weights  Weights
+	stemming Stemming  // the tokenizer's stemmer, fixed by the model's format version
+	hashes   []uint64  // term hashes, ascending; a term's row is its position
+	rows     termIndex // term hash → row
 	// A term's projection row is quant[row*rank:(row+1)*rank] ×
 	// scales[row]: its IDF × its right singular vector coordinates × the
 	// singular values to the power singularPower, as serialized. Kept as
@@ -113,6 +114,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func (m *Model) scratch() *scratch {
 	s := scratchPool.Get().(*scratch)
 	s.m = m
+	s.tk.stemming = m.stemming
 	if n := len(m.hashes); len(s.counts) < n {
 		s.counts, s.weight = make([]uint16, n), make([]float32, n)
 	}

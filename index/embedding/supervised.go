@@ -45,9 +45,11 @@ type labelClass struct {
 // classes: the label's words as the tokenizer reads them (folded,
 // plural-stemmed, stop words dropped), so "Pharmaceuticals" and
 // "pharmaceutical" are one class.
-func LabelKey(label string) string {
+func LabelKey(label string) string { return labelKey(label, StemDefault) }
+
+func labelKey(label string, s Stemming) string {
 	var words []string
-	for _, t := range Terms(label) {
+	for _, t := range TermsWith(label, s) {
 		if !strings.Contains(t, " ") {
 			words = append(words, t)
 		}
@@ -59,16 +61,22 @@ func LabelKey(label string) string {
 	return strings.Join(words, " ")
 }
 
-// labelRows returns, for each vocabulary term, its coordinates in the label
-// space (vocab × dims, row-major); nil when fewer than two labels qualify.
-func labelRows(docs []Doc, opt Options, vocab []uint64, idf []float64, dims int) []float64 {
+// labelledSet is the labelled documents' TF-IDF rows and their classes.
+type labelledSet struct {
+	rows   [][]sparseEntry
+	labels []labelClass
+}
+
+// labelledDocs gathers the labelled documents of the sample; nil when
+// fewer than two labels qualify.
+func labelledDocs(docs []Doc, opt Options, vocab []uint64, idf []float64) *labelledSet {
 	rowOf := make(map[uint64]int32, len(vocab))
 	for t, h := range vocab {
 		rowOf[h] = int32(t)
 	}
 	textOnly := opt.Weights
 	textOnly.Industries = 0
-	var f fitScratch
+	f := fitScratch{tk: tokenizer{stemming: opt.Stemming}}
 	labelDocs := map[string][]int{}
 	var rows [][]sparseEntry
 	for _, d := range docs {
@@ -96,11 +104,12 @@ func labelRows(docs []Doc, opt Options, vocab []uint64, idf []float64, dims int)
 		}
 		seen := map[string]bool{}
 		for _, l := range d.Industries {
-			key := LabelKey(l)
+			key := labelKey(l, opt.Stemming)
 			if key != "" && !seen[key] {
 				seen[key] = true
 				labelDocs[key] = append(labelDocs[key], len(rows))
 			}
+
 		}
 		rows = append(rows, r)
 	}
@@ -122,14 +131,39 @@ func labelRows(docs []Doc, opt Options, vocab []uint64, idf []float64, dims int)
 	if len(labels) > maxLabels {
 		labels = labels[:maxLabels]
 	}
-	return ridgeRows(rows, labels, len(vocab), dims, ridgeLambda)
+	return &labelledSet{rows, labels}
+}
+
+// lsaTerms gives the ridge regression the LSA coordinates of the terms
+// (vecs[t*full+1+j] × scale[j]), so a labelled document is also described
+// by its LSA vector and a term no labelled document holds still gets label
+// coordinates through the terms it co-occurs with.
+type lsaTerms struct {
+	vecs  []float32
+	full  int
+	scale []float64
+	gamma float64 // the LSA part's weight in the kernel, relative to the TF-IDF part's
+}
+
+func (l *lsaTerms) rank() int { return len(l.scale) }
+
+// doc returns the LSA vector of a sparse row.
+func (l *lsaTerms) doc(r []sparseEntry) []float64 {
+	z := make([]float64, l.rank())
+	for _, e := range r {
+		v := l.vecs[int(e.t)*l.full+1 : (int(e.t)+1)*l.full]
+		for j := range z {
+			z[j] += e.v * float64(v[j]) * l.scale[j]
+		}
+	}
+	return z
 }
 
 // ridgeRows: a ridge regression from the labelled rows X to their label
 // indicators Y, solved in the dual (A = (XXᵀ + λI)⁻¹Y, weights W = XᵀA);
 // the label space is reduced by the eigendecomposition of WᵀW = AᵀXXᵀA =
 // Aᵀ(Y − λA).
-func ridgeRows(rows [][]sparseEntry, labels []labelClass, vocab, dims int, lambda float64) []float64 {
+func ridgeRows(rows [][]sparseEntry, labels []labelClass, vocab, dims int, lambda float64, lsa *lsaTerms) []float64 {
 	// Keep the documents of a qualifying label only.
 	docLabels := map[int][]int{}
 	for li, l := range labels {
@@ -146,6 +180,23 @@ func ridgeRows(rows [][]sparseEntry, labels []labelClass, vocab, dims int, lambd
 	n, nl := len(keep), len(labels)
 	acc := make([]float64, vocab)
 	k := mat.NewSymDense(n, nil)
+	var z [][]float64
+	gamma := 0.0
+	if lsa != nil && lsa.gamma > 0 {
+		z = make([][]float64, n)
+		var energy float64
+		for a, d := range keep {
+			z[a] = lsa.doc(rows[d])
+			for _, v := range z[a] {
+				energy += v * v
+			}
+		}
+		// The rows are unit length: gamma 1 gives the LSA part the same
+		// mean energy as the TF-IDF part.
+		if energy > 0 {
+			gamma = lsa.gamma * float64(n) / energy
+		}
+	}
 	for a, da := range keep {
 		for _, e := range rows[da] {
 			acc[e.t] = e.v
@@ -157,6 +208,11 @@ func ridgeRows(rows [][]sparseEntry, labels []labelClass, vocab, dims int, lambd
 			}
 			if a == b {
 				s += lambda
+			}
+			if gamma > 0 {
+				for j, v := range z[a] {
+					s += gamma * v * z[b][j]
+				}
 			}
 			k.SetSym(a, b, s)
 		}
@@ -214,6 +270,37 @@ func ridgeRows(rows [][]sparseEntry, labels []labelClass, vocab, dims int, lambd
 			}
 		}
 	}
+	if gamma > 0 {
+		// The LSA part: term t's weights are gamma × its LSA row × ZᵀB.
+		r := lsa.rank()
+		zb := make([]float64, r*kd)
+		for a := range keep {
+			for i, zv := range z[a] {
+				row := zb[i*kd : (i+1)*kd]
+				for j := range row {
+					row[j] += zv * b.At(a, j)
+				}
+			}
+		}
+		for j := range kd {
+			for i := range r {
+				zb[i*kd+j] *= gamma * colScale[j]
+			}
+		}
+		for t := range vocab {
+			v := lsa.vecs[t*lsa.full+1 : (t+1)*lsa.full]
+			row := out[t*dims : t*dims+kd]
+			for i := range r {
+				c := float64(v[i]) * lsa.scale[i]
+				if c == 0 {
+					continue
+				}
+				for j, w := range zb[i*kd : (i+1)*kd] {
+					row[j] += c * w
+				}
+			}
+		}
+	}
 	return out
 }
 
@@ -232,6 +319,11 @@ const (
 	// components; 0, 0.5 and 1 measured within 0.004.
 	labelPower  = 0.5
 	ridgeLambda = 1.0
+	// lsaGamma weighs the labelled documents' LSA vectors in the ridge
+	// kernel against their TF-IDF rows (1: the same mean energy; 0: TF-IDF
+	// only, as before 2026-11-27). 0.5, 1 and 2 measured within 0.002 on
+	// the tuning part, 0.009 above 0 on whole paragraphs (benchmarks.md).
+	lsaGamma = 1.0
 	// Term gains: floor, additive smoothing toward the label prior, power.
 	gainFloor, gainSmoothing, gainPower = 0.2, 0.5, 1.0
 )
@@ -286,7 +378,7 @@ func termGains(docs []Doc, opt Options, vocab []uint64) []float64 {
 	}
 	textOnly := opt.Weights
 	textOnly.Industries = 0
-	var f fitScratch
+	f := fitScratch{tk: tokenizer{stemming: opt.Stemming}}
 	labelIdx := map[string]int{}
 	type docL struct {
 		terms  []int32
@@ -296,13 +388,13 @@ func termGains(docs []Doc, opt Options, vocab []uint64) []float64 {
 	labelCount := map[string]int{}
 	for _, d := range docs {
 		for _, l := range d.Industries {
-			labelCount[LabelKey(l)]++
+			labelCount[labelKey(l, opt.Stemming)]++
 		}
 	}
 	for _, d := range docs {
 		var ls []int
 		for _, l := range d.Industries {
-			k := LabelKey(l)
+			k := labelKey(l, opt.Stemming)
 			if labelCount[k] < minLabelDocs {
 				continue
 			}

@@ -188,3 +188,53 @@ func TestLabelOptionsInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestRidgeLSAReachesUnseenTerms: with the labelled documents' LSA vectors
+// in the kernel, a term no labelled document holds gets label coordinates
+// through its LSA row; with the TF-IDF rows alone it gets none.
+func TestRidgeLSAReachesUnseenTerms(t *testing.T) {
+	// Terms 0-1 belong to label A, 2-3 to label B, term 4 is in no
+	// labelled document but shares its LSA direction with terms 0-1.
+	rows := [][]sparseEntry{
+		{{0, 0.8}, {1, 0.6}}, {{0, 0.6}, {1, 0.8}},
+		{{2, 0.8}, {3, 0.6}}, {{2, 0.6}, {3, 0.8}},
+	}
+	labels := []labelClass{{"a", []int{0, 1}}, {"b", []int{2, 3}}}
+	const vocab, full, dims = 5, 3, 2 // LSA: column 0 dropped, as in Fit
+	vecs := []float32{
+		0, 1, 0,
+		0, 1, 0,
+		0, 0, 1,
+		0, 0, 1,
+		0, 1, 0,
+	}
+	lsa := &lsaTerms{vecs: vecs, full: full, scale: []float64{1, 1}, gamma: 1}
+	without := ridgeRows(rows, labels, vocab, dims, ridgeLambda, nil)
+	with := ridgeRows(rows, labels, vocab, dims, ridgeLambda, lsa)
+	if without == nil || with == nil {
+		t.Fatal("ridge regression failed")
+	}
+	norm := func(r []float64) (s float64) {
+		for _, v := range r {
+			s += v * v
+		}
+		return math.Sqrt(s)
+	}
+	if n := norm(without[4*dims : 5*dims]); n != 0 {
+		t.Errorf("TF-IDF only: unseen term has label coordinates of norm %v", n)
+	}
+	unseen, seen := with[4*dims:5*dims], with[0:dims]
+	if norm(unseen) == 0 {
+		t.Fatal("with LSA: unseen term has no label coordinates")
+	}
+	// It lands on term 0's side of the label space, away from term 2's.
+	dot := func(a, b []float64) (s float64) {
+		for i := range a {
+			s += a[i] * b[i]
+		}
+		return s
+	}
+	if dot(unseen, seen) <= 0 || dot(unseen, with[2*dims:3*dims]) >= dot(unseen, seen) {
+		t.Errorf("unseen term %v, label-A term %v, label-B term %v", unseen, seen, with[2*dims:3*dims])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/blevesearch/snowballstem"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -224,6 +225,9 @@ type tokenizer struct {
 	cjkEnds            []int    // end offset of each rune in cjk
 	hashes             []uint64 // the term hashes, when terms has no sink
 	hasPrev            bool
+	stemming           Stemming // StemPlural when zero
+	env                *snowballstem.Env
+	stems              map[uint64]string // memo: word hash → stem ("": unchanged)
 }
 
 // appendWord appends folded bytes to the current word.
@@ -346,9 +350,14 @@ func (tk *tokenizer) flushWord(out termSink) {
 		tk.hasPrev = false
 		return
 	}
-	// stem shortens the words it changes. The hashes drop what it cut
-	// rather than hash the stem again: an FNV-1a step can be undone.
-	if s := stem(w); len(s) != len(w) {
+	if tk.stemming == StemEnglish {
+		if s, changed := tk.snowball(w, h); changed {
+			w, h = s, termHash(s)
+			p = fnvAdd(tk.prevSpace, s)
+		}
+	} else if s := stem(w); len(s) != len(w) {
+		// stem shortens the words it changes. The hashes drop what it cut
+		// rather than hash the stem again: an FNV-1a step can be undone.
 		if len(s) == len(w)-2 && s[len(s)-1] == 'y' { // "-ies" to "-y"
 			h, p = fnvAdd(fnvSub(h, "ies"), "y"), fnvAdd(fnvSub(p, "ies"), "y")
 		} else { // a cut, with the bytes left in place
@@ -446,8 +455,11 @@ func (c *termCollector) term(t []byte, _ uint64) { c.out = append(c.out, string(
 // word bigrams joined by a space, and character bigrams of Chinese,
 // Japanese and Thai runs. It shows what a model can know about a text and
 // lets evaluations build baselines over the same features.
-func Terms(text string) []string {
-	tk := tokenizer{text: true}
+func Terms(text string) []string { return TermsWith(text, StemDefault) }
+
+// TermsWith is Terms with the given stemmer (StemDefault: StemPlural).
+func TermsWith(text string, s Stemming) []string {
+	tk := tokenizer{text: true, stemming: s}
 	var c termCollector
 	tk.terms(text, &c)
 	return c.out

@@ -29,7 +29,9 @@ func scanRun(r pgx.Row) (store.ProspectingRun, error) {
 
 // CreateRun implements store.ProspectingRuns.
 func (s *Store) CreateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, bool, error) {
-	r.ID = uuid.NewString()
+	if r.ID == "" {
+		r.ID = uuid.NewString()
+	}
 	t := now()
 	r.Rev, r.CreatedAt, r.UpdatedAt = 1, t, t
 	tag, err := s.pool.Exec(ctx, `INSERT INTO prospecting_runs (`+runColumns+`) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $8)

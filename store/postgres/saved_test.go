@@ -17,3 +17,7 @@ func TestMonitorConformance(t *testing.T) {
 func TestProspectingConformance(t *testing.T) {
 	storetest.RunProspecting(t, func(t *testing.T) storetest.ProspectingStore { return open(t, testURL(t)) })
 }
+
+func TestWebhookSecretsConformance(t *testing.T) {
+	storetest.RunWebhookSecrets(t, func(t *testing.T) storetest.WebhookSecretStore { return open(t, testURL(t)) })
+}

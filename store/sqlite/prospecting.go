@@ -29,7 +29,9 @@ func scanRun(r rowScanner) (store.ProspectingRun, error) {
 
 // CreateRun implements store.ProspectingRuns.
 func (s *Store) CreateRun(ctx context.Context, r store.ProspectingRun) (store.ProspectingRun, bool, error) {
-	r.ID = uuid.NewString()
+	if r.ID == "" {
+		r.ID = uuid.NewString()
+	}
 	t := now()
 	r.Rev, r.CreatedAt, r.UpdatedAt = 1, ts(t), ts(t)
 	res, err := s.w.ExecContext(ctx, `INSERT INTO prospecting_runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)

@@ -40,3 +40,14 @@ func TestProspectingConformance(t *testing.T) {
 		return s
 	})
 }
+
+func TestWebhookSecretsConformance(t *testing.T) {
+	storetest.RunWebhookSecrets(t, func(t *testing.T) storetest.WebhookSecretStore {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

@@ -152,7 +152,7 @@ type Tokenizer func(text string) []string
 
 // EmbedderTerms reads a text as the embedder does: folded, stemmed words
 // without stop words, with word bigrams.
-func EmbedderTerms(text string) []string { return embedding.Terms(text) }
+func EmbedderTerms(text string) []string { return embedding.TermsWith(text, embedding.StemPlural) }
 
 var plainWord = regexp.MustCompile(`\w\w+`)
 

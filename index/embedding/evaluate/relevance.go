@@ -238,18 +238,24 @@ type Table struct {
 
 // Benchmark measures every method on every variant of the split.
 func Benchmark(s Split, variants []Variant, methods []Method) ([]Table, error) {
+	return benchmark(s, variants, methods, true)
+}
+
+// TuningBenchmark is Benchmark on the tuning part only: what a search over
+// settings may look at. The held-out columns stay empty.
+func TuningBenchmark(s Split, variants []Variant, methods []Method) ([]Table, error) {
+	return benchmark(s, variants, methods, false)
+}
+
+func benchmark(s Split, variants []Variant, methods []Method, heldOut bool) ([]Table, error) {
 	var out []Table
 	for _, v := range variants {
-		t := Table{Variant: v.Name, TuningSize: len(s.Tuning), HeldOutSize: len(s.HeldOut)}
-		apply := func(cs []Company) []Company {
-			out := make([]Company, len(cs))
-			for i, c := range cs {
-				out[i] = v.Apply(c)
-			}
-			return out
+		t := Table{Variant: v.Name, TuningSize: len(s.Tuning)}
+		if heldOut {
+			t.HeldOutSize = len(s.HeldOut)
 		}
-		folds := [2][]Company{apply(s.Folds[0]), apply(s.Folds[1])}
-		held, tuning := apply(s.HeldOut), apply(s.Tuning)
+		folds := [2][]Company{applyAll(v, s.Folds[0]), applyAll(v, s.Folds[1])}
+		held, tuning := applyAll(v, s.HeldOut), applyAll(v, s.Tuning)
 		for _, m := range methods {
 			r := Row{Method: m.Name}
 			for f := range folds {
@@ -259,11 +265,13 @@ func Benchmark(s Split, variants []Variant, methods []Method) ([]Table, error) {
 				}
 				r.Tuning = r.Tuning.add(got)
 			}
-			got, err := measure(m, held, tuning)
-			if err != nil {
-				return nil, fmt.Errorf("%s, %s, held-out: %w", v.Name, m.Name, err)
+			if heldOut {
+				got, err := measure(m, held, tuning)
+				if err != nil {
+					return nil, fmt.Errorf("%s, %s, held-out: %w", v.Name, m.Name, err)
+				}
+				r.HeldOut = got
 			}
-			r.HeldOut = got
 			t.Rows = append(t.Rows, r)
 		}
 		out = append(out, t)
@@ -284,8 +292,21 @@ func measure(m Method, ranked, labelled []Company) (Metrics, error) {
 	return Evaluate(labels, sim)
 }
 
+// String prints the table in Markdown; a table of TuningBenchmark (no
+// held-out part) has the tuning columns only.
 func (t Table) String() string {
 	var b strings.Builder
+	if t.HeldOutSize == 0 {
+		fmt.Fprintf(&b, "%s — tuning %d companies (two folds), held-out not measured\n", t.Variant, t.TuningSize)
+		fmt.Fprintf(&b, "| method | tuning P@10 | nDCG@10 | R@100 |\n|---|---|---|---|\n")
+		for _, r := range t.Rows {
+			fmt.Fprintf(&b, "| %s | %.3f | %.3f | %.3f |\n", r.Method, r.Tuning.PrecisionAt10, r.Tuning.NDCGAt10, r.Tuning.RecallAt100)
+		}
+		if len(t.Rows) > 0 {
+			fmt.Fprintf(&b, "queries: tuning %d\n", t.Rows[0].Tuning.Queries)
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s — tuning %d companies (two folds), held-out %d companies\n", t.Variant, t.TuningSize, t.HeldOutSize)
 	fmt.Fprintf(&b, "| method | tuning P@10 | nDCG@10 | R@100 | held-out P@10 | nDCG@10 | R@100 |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range t.Rows {
@@ -373,17 +394,24 @@ func HybridMethod(name string, opt embedding.Options, n int, weight float64) Met
 	}}
 }
 
-// Methods are the rows of the relevance benchmark: the two baselines, the
-// embedder as shipped (text only, and with the labelled set's labels as
-// terms of the fit sample), the embedder with label directions and term
-// gains, its lexical signatures alone, and the hybrid rerank of the two.
+// Methods are the rows of the relevance benchmark: the two baselines
+// (over the plural-stemmed terms of format-version-2 models, whatever the
+// embedder's stemmer), the embedder as shipped (text only, and with the
+// labelled set's labels as terms of the fit sample), the embedder with
+// label directions and term gains, both also with the Snowball English
+// stemmer, the lexical signatures alone, and the hybrid rerank of the two.
 func Methods() []Method {
 	labels := embedding.Options{LabelDims: embedding.DefaultLabelDims}
+	english := embedding.Options{Stemming: embedding.StemEnglish}
+	labelsEnglish := labels
+	labelsEnglish.Stemming = embedding.StemEnglish
 	return []Method{
 		TFIDFMethod(), SVDMethod(256),
 		EmbedderMethod("embedder, unsupervised, text only", embedding.Options{}, false),
 		EmbedderMethod("embedder, unsupervised, labels as fit terms", embedding.Options{}, true),
+		EmbedderMethod("embedder, unsupervised, labels as fit terms, English stemmer", english, true),
 		EmbedderMethod(LabelMethod, labels, true),
+		EmbedderMethod(LabelMethod+", English stemmer", labelsEnglish, true),
 		LexicalMethod("lexical: model terms, IDF × label gains", labels),
 		HybridMethod(fmt.Sprintf("hybrid: vector top %d reranked by + %.1f × lexical", HybridTop, HybridWeight), labels, HybridTop, HybridWeight),
 	}

@@ -119,12 +119,7 @@ func TestSplitCompanies(t *testing.T) {
 // TestBenchmarkNeverShowsRankedLabels: methods get the ranked companies
 // without labels and a labelled set disjoint from them.
 func TestBenchmarkNeverShowsRankedLabels(t *testing.T) {
-	var cs []Company
-	for i := 0; i < 200; i++ {
-		lbl := []string{"bank", "farm"}[i%2]
-		cs = append(cs, Company{Name: string(rune('A'+i%26)) + string(rune('a'+i/26)), Description: lbl + " company number", Label: lbl})
-	}
-	s := SplitCompanies(cs)
+	s := SplitCompanies(separableCompanies())
 	spy := Method{Name: "spy", Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
 		names := map[string]bool{}
 		for _, c := range labelled {
@@ -154,4 +149,48 @@ func TestBenchmarkNeverShowsRankedLabels(t *testing.T) {
 	if !strings.Contains(tables[0].String(), "| tfidf cosine | 1.000 |") {
 		t.Errorf("table:\n%s", tables[0])
 	}
+}
+
+// TestTuningBenchmarkNeverSeesHeldOut: the tuning-only run hands methods
+// tuning companies only, ranked or labelled, and prints no held-out column.
+func TestTuningBenchmarkNeverSeesHeldOut(t *testing.T) {
+	s := SplitCompanies(separableCompanies())
+	held := map[string]bool{}
+	for _, c := range s.HeldOut {
+		held[c.Name] = true
+	}
+	spy := Method{Name: "spy", Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
+		for _, d := range ranked {
+			if held[d.Name] {
+				return nil, errors.New("a held-out company is ranked")
+			}
+		}
+		for _, c := range labelled {
+			if held[c.Name] {
+				return nil, errors.New("a held-out company is in the labelled set")
+			}
+		}
+		return func(i, j int) float64 { return 0 }, nil
+	}}
+	tables, err := TuningBenchmark(s, Variants, []Method{spy, TFIDFMethod()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tables[0].Rows[1]
+	if r.Tuning.PrecisionAt10 != 1 || r.HeldOut.Queries != 0 {
+		t.Errorf("tfidf, tuning only: %+v", r)
+	}
+	if out := tables[0].String(); strings.Contains(out, "held-out P@10") || !strings.Contains(out, "| tfidf cosine | 1.000 | 1.000 | 1.000 |") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+// separableCompanies are 200 companies whose description names their label.
+func separableCompanies() []Company {
+	var cs []Company
+	for i := 0; i < 200; i++ {
+		lbl := []string{"bank", "farm"}[i%2]
+		cs = append(cs, Company{Name: string(rune('A'+i%26)) + string(rune('a'+i/26)), Description: lbl + " company number", Label: lbl})
+	}
+	return cs
 }
