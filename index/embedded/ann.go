@@ -197,7 +197,7 @@ func (a *annIndex) nearest(v []float32, sign []uint64, short []int32) uint16 {
 	}
 	best, bestS := uint16(0), float32(-2)
 	for _, l := range short {
-		if s := dot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
+		if s := fullDot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
 			best, bestS = uint16(l), s
 		}
 	}
@@ -521,7 +521,7 @@ var annTrainTime time.Duration
 
 // sameChunks reports whether two vector stores are the same one: a refit
 // replaces the whole slice of chunks.
-func sameChunks(a, b [][]float32) bool {
+func sameChunks(a, b [][]int8) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return len(a) == len(b)
 	}
@@ -597,11 +597,11 @@ func (a *annIndex) rankLists(q []float32) []int {
 	score := make([]float32, a.nlist)
 	for l := range score {
 		if a.mean == nil {
-			score[l] = dot(q, a.cent[l*dim:(l+1)*dim])
+			score[l] = fullDot(q, a.cent[l*dim:(l+1)*dim])
 			continue
 		}
-		m := dot(q, a.mean[l*dim:(l+1)*dim])
-		v := dot(q2, a.vari[l*dim:(l+1)*dim])
+		m := fullDot(q, a.mean[l*dim:(l+1)*dim])
+		v := fullDot(q2, a.vari[l*dim:(l+1)*dim])
 		score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
 	}
 	order := make([]int, a.nlist)

@@ -182,7 +182,7 @@ func runSchemes(t *testing.T, e *Engine, ids []uint32, cent []float32, nlist int
 			best1, best2 := -1, -1
 			var s1, s2 float32 = -3, -3
 			for _, l := range short {
-				s := dot(v, cent[int(l)*dim:int(l+1)*dim])
+				s := fullDot(v, cent[int(l)*dim:int(l+1)*dim])
 				if s > s1 {
 					best2, s2 = best1, s1
 					best1, s1 = int(l), s
@@ -204,7 +204,7 @@ func runSchemes(t *testing.T, e *Engine, ids []uint32, cent []float32, nlist int
 	}
 	centScore := func(q []float32, out []float64) {
 		for l := range nlist {
-			out[l] = float64(dot(q, cent[l*dim:(l+1)*dim]))
+			out[l] = float64(fullDot(q, cent[l*dim:(l+1)*dim]))
 		}
 	}
 	gaussOf := func(mean, vari []float64, z float64) func([]float32, []float64) {

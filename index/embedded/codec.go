@@ -12,20 +12,26 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
+	"github.com/x448/float16"
 )
 
 // entry is the part of a company the in-memory index needs: what filters
 // read and the vector. It is persisted beside the profile so a restart
 // rebuilds the index without decoding profiles.
 type entry struct {
+	// codes and scale are the int8 vector resident in memory (quant.go).
+	codes []int8
+	scale float32
+	// vector is the full-precision vector when the entry has it at hand
+	// (built from a document, or decoded from an old codec); a codec 3
+	// decode leaves it nil and half pointing at the stored binary16
+	// values (see full).
 	vector []float32
-	// halfRounded: vector holds binary16 values already (decoded from a
-	// codec 2 entry), so placing it needs no rounding.
-	halfRounded bool
-	score       int
-	start       int32 // days since 1970-01-01; noDate when unknown
-	flags       uint8
-	terms       [numKeyword][]string
+	half   []byte
+	score  int
+	start  int32 // days since 1970-01-01; noDate when unknown
+	flags  uint8
+	terms  [numKeyword][]string
 }
 
 const noDate = math.MinInt32
@@ -62,10 +68,13 @@ var keywordSlot = func() map[index.Field]int {
 	return m
 }()
 
-// codecVersion 2 stores the vector as binary16 (see half.go); version 1
-// entries (float32 vectors) are still read.
+// codecVersion 3 stores the int8 vector and its scale first (what opening
+// the index reads) and the binary16 vector last (full precision, read only
+// by full); versions 2 (binary16 only, see half.go) and 1 (float32) are
+// still read, quantized as they are decoded.
 const (
-	codecVersion   = 2
+	codecVersion   = 3
+	codecHalfV2    = 2
 	codecFloat32V1 = 1
 )
 
@@ -97,7 +106,8 @@ var (
 )
 
 func newEntry(c *record.Company, vec []float32) entry {
-	e := entry{vector: vec, score: c.Score, start: noDate}
+	e := entry{score: c.Score, start: noDate}
+	e.setVector(vec)
 	if d, ok := parseDay(c.StartDate); ok {
 		e.start = d
 		e.flags |= flagStartDate
@@ -276,12 +286,24 @@ func daysFromCivil(y, m, d int) int {
 	return era*146097 + doe - 719468
 }
 
+// setVector sets the entry's full-precision vector and its int8 codes.
+func (e *entry) setVector(vec []float32) {
+	e.vector, e.half = vec, nil
+	if cap(e.codes) >= len(vec) {
+		e.codes = e.codes[:len(vec)]
+	} else {
+		e.codes = make([]int8, len(vec))
+	}
+	e.scale = quantizeInto(e.codes, vec)
+}
+
 func (e *entry) marshal(dst []byte) []byte {
 	dst = append(dst, codecVersion)
-	dst = binary.AppendUvarint(dst, uint64(len(e.vector)))
-	at := len(dst)
-	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
-	putHalfs(dst[at:], e.vector)
+	dst = binary.AppendUvarint(dst, uint64(len(e.codes)))
+	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(e.scale))
+	for _, c := range e.codes {
+		dst = append(dst, byte(c))
+	}
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))
 	dst = append(dst, e.flags)
@@ -292,7 +314,48 @@ func (e *entry) marshal(dst []byte) []byte {
 			dst = append(dst, s...)
 		}
 	}
+	if e.vector == nil {
+		return append(dst, e.half...)
+	}
+	at := len(dst)
+	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
+	putHalfs(dst[at:], e.vector)
 	return dst
+}
+
+// sketch writes the sign sketch of the entry's full-precision vector at
+// binary16 precision into dst: the same bits whether the entry was just
+// built or read back, and not the codes', which round a small component
+// to 0 and lose its sign (the screen missed neighbours of mixture queries
+// with them).
+func (e *entry) sketch(dst []uint64) {
+	clear(dst)
+	set := func(i int, h uint16) {
+		// > 0: sign clear, not ±0, not NaN.
+		if h&0x8000 == 0 && h&0x7fff != 0 && (h&0x7c00 != 0x7c00 || h&0x3ff == 0) {
+			dst[i/64] |= 1 << uint(i%64)
+		}
+	}
+	if e.vector == nil {
+		for i := range len(e.half) / 2 {
+			set(i, binary.LittleEndian.Uint16(e.half[2*i:]))
+		}
+		return
+	}
+	for i, x := range e.vector {
+		set(i, float16.Fromfloat32(x).Bits())
+	}
+}
+
+// full returns the entry's full-precision vector (binary16 precision for
+// codec 2 and 3 entries).
+func (e *entry) full() []float32 {
+	if e.vector != nil {
+		return e.vector
+	}
+	v := make([]float32, len(e.codes))
+	getHalfs(v, e.half)
+	return v
 }
 
 var errCorrupt = errors.New("corrupt index entry")
@@ -316,13 +379,10 @@ func (in interner) get(b []byte) string {
 // decode is unmarshal reusing e's slices; with an interner, term strings
 // (except the unique domain) are shared.
 func (e *entry) decode(b []byte, in interner) error {
-	if len(b) == 0 || (b[0] != codecVersion && b[0] != codecFloat32V1) {
+	if len(b) == 0 || b[0] < codecFloat32V1 || b[0] > codecVersion {
 		return fmt.Errorf("%w: unknown codec version", errCorrupt)
 	}
-	width := uint64(2)
-	if b[0] == codecFloat32V1 {
-		width = 4
-	}
+	version := b[0]
 	b = b[1:]
 	next := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)
@@ -333,23 +393,45 @@ func (e *entry) decode(b []byte, in interner) error {
 		return v, true
 	}
 	dim, ok := next()
+	width := uint64(1)
+	switch version {
+	case codecHalfV2:
+		width = 2
+	case codecFloat32V1:
+		width = 4
+	}
 	if !ok || dim > uint64(len(b))/width {
 		return fmt.Errorf("%w: vector", errCorrupt)
 	}
-	if uint64(cap(e.vector)) >= dim {
-		e.vector = e.vector[:dim]
+	if uint64(cap(e.codes)) >= dim {
+		e.codes = e.codes[:dim]
 	} else {
-		e.vector = make([]float32, dim)
+		e.codes = make([]int8, dim)
 	}
-	e.halfRounded = width == 2
-	if width == 2 {
-		getHalfs(e.vector, b)
-	} else {
-		for i := range e.vector {
-			e.vector[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+	e.vector, e.half = nil, nil
+	if version == codecVersion {
+		if uint64(len(b)) < 4+dim {
+			return fmt.Errorf("%w: vector", errCorrupt)
 		}
+		e.scale = math.Float32frombits(binary.LittleEndian.Uint32(b))
+		for i, c := range b[4 : 4+dim] {
+			e.codes[i] = int8(c)
+		}
+		b = b[4+dim:]
+	} else {
+		// An old entry: the full vector is here; quantize it as the
+		// upsert of a new one does.
+		v := make([]float32, dim)
+		if width == 2 {
+			getHalfs(v, b)
+		} else {
+			for i := range v {
+				v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+			}
+		}
+		e.setVector(v)
+		b = b[dim*width:]
 	}
-	b = b[dim*width:]
 	score, n := binary.Varint(b)
 	if n <= 0 {
 		return fmt.Errorf("%w: score", errCorrupt)
@@ -381,6 +463,12 @@ func (e *entry) decode(b []byte, in interner) error {
 			b = b[l:]
 		}
 		e.terms[i] = vals
+	}
+	if version == codecVersion {
+		if uint64(len(b)) != 2*dim {
+			return fmt.Errorf("%w: full vector", errCorrupt)
+		}
+		e.half = b
 	}
 	return nil
 }

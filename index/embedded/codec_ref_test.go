@@ -6,7 +6,7 @@ package embedded
 import (
 	"encoding/binary"
 	"encoding/json"
-	"slices"
+	"math"
 	"time"
 
 	"github.com/x448/float16"
@@ -17,6 +17,7 @@ import (
 
 func refNewEntry(c *record.Company, vec []float32) entry {
 	e := entry{vector: vec, score: c.Score, start: noDate}
+	e.scale, e.codes = refQuantize(vec)
 	if d, ok := refParseDay(c.StartDate); ok {
 		e.start = d
 		e.flags |= flagStartDate
@@ -79,10 +80,9 @@ func refParseDay(s string) (int32, bool) {
 func refMarshalEntry(e *entry, dst []byte) []byte {
 	dst = append(dst, codecVersion)
 	dst = binary.AppendUvarint(dst, uint64(len(e.vector)))
-	at := len(dst)
-	dst = slices.Grow(dst, 2*len(e.vector))[:at+2*len(e.vector)]
-	for i, x := range e.vector {
-		binary.LittleEndian.PutUint16(dst[at+2*i:], uint16(float16.Fromfloat32(x)))
+	dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(e.scale))
+	for _, c := range e.codes {
+		dst = append(dst, uint8(c))
 	}
 	dst = binary.AppendVarint(dst, int64(e.score))
 	dst = binary.AppendVarint(dst, int64(e.start))
@@ -94,7 +94,38 @@ func refMarshalEntry(e *entry, dst []byte) []byte {
 			dst = append(dst, s...)
 		}
 	}
+	for _, x := range e.vector {
+		dst = binary.LittleEndian.AppendUint16(dst, uint16(float16.Fromfloat32(x)))
+	}
 	return dst
+}
+
+// refQuantize is the symmetric per-vector int8 quantizer written plainly:
+// the largest magnitude maps to 127; a vector without a finite, non-zero
+// scale gets all codes 0.
+func refQuantize(v []float32) (float32, []int8) {
+	if len(v) == 0 {
+		return 0, nil
+	}
+	m := float32(0)
+	bad := false
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			bad = true
+		}
+		if a := float32(math.Abs(float64(x))); a > m {
+			m = a
+		}
+	}
+	codes := make([]int8, len(v))
+	s := m / 127
+	if bad || s == 0 || math.IsInf(float64(s), 0) {
+		return 0, codes
+	}
+	for i, x := range v {
+		codes[i] = int8(math.Round(float64(x / s)))
+	}
+	return s, codes
 }
 
 // refMarshalProfile is the profile encoder's reference: encoding/json,

@@ -275,23 +275,6 @@ func newCEntry(c *record.Contact, vec []float32) cEntry {
 	return e
 }
 
-// quantize maps a vector to int8 with a per-vector scale.
-func quantize(v []float32) (float32, []int8) {
-	var m float32
-	for _, x := range v {
-		m = max(m, abs32(x))
-	}
-	out := make([]int8, len(v))
-	if m == 0 {
-		return 0, out
-	}
-	s := m / 127
-	for i, x := range v {
-		out[i] = int8(math.Round(float64(x / s)))
-	}
-	return s, out
-}
-
 func (e *cEntry) marshal(dst []byte) []byte {
 	for _, vals := range e.kw {
 		dst = binary.AppendUvarint(dst, uint64(len(vals)))
@@ -1225,20 +1208,8 @@ func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []floa
 				if i&4095 == 0 && ctx.Err() != nil {
 					return
 				}
-				v := x.vecOf(id)
-				v = v[:len(q)]
-				var a0, a1, a2, a3 float32
-				k := 0
-				for ; k+4 <= len(q); k += 4 {
-					a0 += q[k] * float32(v[k])
-					a1 += q[k+1] * float32(v[k+1])
-					a2 += q[k+2] * float32(v[k+2])
-					a3 += q[k+3] * float32(v[k+3])
-				}
-				for ; k < len(q); k++ {
-					a0 += q[k] * float32(v[k])
-				}
-				if s := (a0 + a1 + a2 + a3) * x.scale[id]; s >= minSim {
+				// The kernel the company index uses (quant.go).
+				if s := dotInt8(q, x.vecOf(id)) * x.scale[id]; s >= minSim {
 					local = append(local, cScored{id: id, score: s})
 				}
 			}

@@ -2,9 +2,11 @@
 // needs no external service. Profiles and index entries are persisted in a
 // Pebble key-value store inside the data directory; filters are answered
 // from in-memory roaring bitmaps and columns rebuilt from the persisted
-// entries at open; vector search scans small candidate sets exactly,
-// middling ones through sign-sketch passes with exact float32 rescoring
-// (scan.go), and broad ones through an IVF index (ann.go).
+// entries at open; vectors are resident as int8 with a per-vector scale
+// (quant.go); vector search scans small candidate sets exactly, middling
+// ones through sign-sketch passes with int8 rescoring (scan.go) and, when
+// enabled, broad ones through an IVF index (ann.go); the best candidates
+// are rescored with the full-precision vectors kept on disk (rescore.go).
 package embedded
 
 import (
@@ -125,8 +127,9 @@ type Engine struct {
 	dim     int
 	domains *domainTable // domain <-> slot (domains.go)
 	free    []uint32
-	chunks  [][]float32 // vectors, chunkDocs a chunk
-	signs   [][]uint64  // sign sketches, chunkDocs a chunk (vecstore.go)
+	chunks  [][]int8   // int8 vectors, chunkDocs a chunk (quant.go)
+	scales  []float32  // the scale of each vector
+	signs   [][]uint64 // sign sketches, chunkDocs a chunk (vecstore.go)
 	scores  []int16
 	starts  []int32
 	live    *roaring.Bitmap
@@ -141,6 +144,10 @@ type Engine struct {
 
 	// ann is the IVF index for broad vector queries (ann.go).
 	ann annState
+	// flat is the full-precision vector file of the final pass
+	// (flatfile.go); nil when there is none. Slot writes under mu, header
+	// changes under writeMu too.
+	flat *flatVectors
 
 	// The contact index (contacts.go) loads on first use or LoadContacts.
 	contactsOnce sync.Once
@@ -289,7 +296,7 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 func (e *Engine) reset() {
 	e.domains = newDomainTable()
 	e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil
-	e.signs = nil
+	e.signs, e.scales = nil, nil
 	e.live = roaring.New()
 	for i := range e.post {
 		e.post[i] = map[string]*roaring.Bitmap{}
@@ -350,6 +357,8 @@ func (e *Engine) loadAll() error {
 	var en entry
 	in := interner{}
 	var loadErr error
+	fl := e.startFlatLoad()
+	scratch := make([]byte, 2*e.dim)
 	for b := range batches {
 		if loadErr != nil {
 			continue // drain so the scanner can finish
@@ -363,19 +372,24 @@ func (e *Engine) loadAll() error {
 				loadErr = fmt.Errorf("load %s: %w", domain, err)
 				break
 			}
-			if len(en.vector) != e.dim {
-				loadErr = fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.vector), e.dim)
+			if len(en.codes) != e.dim {
+				loadErr = fmt.Errorf("load %s: %w: stored %d, index %d", domain, index.ErrVectorMismatch, len(en.codes), e.dim)
 				break
 			}
-			bulk.live = append(bulk.live, e.place(domain, &en, bulk))
+			id := e.place(domain, &en, bulk)
+			bulk.live = append(bulk.live, id)
+			fl.add(id, &en, scratch)
 		}
 	}
 	if err := <-scanErr; err != nil {
+		e.finishFlatLoad(fl, 0, true)
 		return err
 	}
 	if loadErr != nil {
+		e.finishFlatLoad(fl, 0, true)
 		return loadErr
 	}
+	e.finishFlatLoad(fl, e.domains.slots(), false)
 	e.addPostings(bulk)
 	e.compactPostings()
 	e.trimSlots()
@@ -454,8 +468,9 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 			id = uint32(e.domains.slots())
 			e.scores = append(e.scores, 0)
 			e.starts = append(e.starts, 0)
+			e.scales = append(e.scales, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
-				e.chunks = append(e.chunks, allocFloats(chunkDocs*e.dim))
+				e.chunks = append(e.chunks, allocInt8(chunkDocs*e.dim))
 				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
 			}
 		}
@@ -463,13 +478,10 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 	}
 	e.scores[id] = int16(en.score)
 	e.starts[id] = en.start
-	v := e.vectorOf(id)
-	if en.halfRounded {
-		copy(v, en.vector)
-	} else {
-		roundHalf(v, en.vector)
-	}
-	sketch(v, e.signOf(id))
+	v := e.int8Of(id)
+	copy(v, en.codes)
+	e.scales[id] = en.scale
+	en.sketch(e.signOf(id))
 	e.annTouch(id)
 	for slot, vals := range en.terms {
 		if slot == domainSlot {
@@ -503,10 +515,26 @@ func (e *Engine) unindex(id uint32, old *entry) {
 	}
 }
 
-func (e *Engine) vectorOf(id uint32) []float32 {
+// int8Of returns the resident int8 codes of a document (its scale is
+// e.scales[id]). Callers hold mu.
+func (e *Engine) int8Of(id uint32) []int8 {
 	c := e.chunks[int(id)/chunkDocs]
 	off := (int(id) % chunkDocs) * e.dim
 	return c[off : off+e.dim : off+e.dim]
+}
+
+// dotID is the similarity of query q to a document: the one every plan
+// uses (see quant.go). Callers hold mu.
+func (e *Engine) dotID(q []float32, id uint32) float32 {
+	return dotInt8(q, e.int8Of(id)) * e.scales[id]
+}
+
+// vectorOf returns a new float32 copy of a document's resident vector (its
+// codes times its scale). Callers hold mu.
+func (e *Engine) vectorOf(id uint32) []float32 {
+	v := make([]float32, e.dim)
+	dequantize(v, e.int8Of(id), e.scales[id])
+	return v
 }
 
 func (e *Engine) signOf(id uint32) []uint64 {
@@ -533,15 +561,17 @@ func (e *Engine) Close() error {
 		// Runs not yet ingested are written now; without FinishLoad, the
 		// next open compacts them in the background.
 		if err := errors.Join(e.bulk.drain(), e.bulk.close()); err != nil {
+			e.flat.close(false)
 			e.db.Close()
 			return fmt.Errorf("flush index: %w", err)
 		}
 	}
 	if err := e.db.Flush(); err != nil {
+		e.flat.close(false)
 		e.db.Close()
 		return fmt.Errorf("flush index: %w", err)
 	}
-	return e.db.Close()
+	return errors.Join(e.flat.close(true), e.db.Close())
 }
 
 // Health implements index.Engine.
@@ -654,6 +684,11 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 		e.annInvalidate()
 	}
 	e.meta = &m
+	if n == 0 {
+		e.newEmptyFlat()
+	} else if e.flat != nil {
+		e.flat.embedder = m.EmbedderID
+	}
 	e.mu.Unlock()
 	return nil
 }
@@ -765,6 +800,9 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		}
 		size += 2*len(p.domain) + len(p.x) + len(p.profile) + 64
 	}
+	if !e.loadOnly {
+		e.flat.markDirty()
+	}
 	if e.bulk != nil {
 		for i := range work {
 			e.bulk.add(work[i].domain, work[i].x, work[i].profile)
@@ -816,11 +854,21 @@ func (e *Engine) indexInMemory(work []pending) {
 	// document's old postings go before its new ones are added.
 	add := upsertPostings.Get().(*bulkPostings)
 	defer add.reset()
+	var scratch []byte
+	if e.flat != nil {
+		scratch = make([]byte, 2*e.dim)
+	}
 	for i := range work {
-		if id, ok := e.domains.lookup(work[i].domain); ok && work[i].hadOld {
+		id, existed := e.domains.lookup(work[i].domain)
+		if existed && work[i].hadOld {
 			e.unindex(id, &work[i].old)
 		}
-		add.live = append(add.live, e.place(work[i].domain, &work[i].en, add))
+		id = e.place(work[i].domain, &work[i].en, add)
+		add.live = append(add.live, id)
+		if e.flat != nil {
+			e.flat.put(id, work[i].en.halfBytes(scratch), existed)
+			e.flat.ordered = e.flat.ordered && existed
+		}
 	}
 	e.addPostings(add)
 	e.mu.Unlock()
@@ -918,17 +966,22 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		}
 		e.unstageCompanyDeletes(b, ds)
 	}
+	e.flat.markDirty()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)
 	}
 	e.mu.Lock()
 	e.rangeCache = nil
+	if e.flat != nil {
+		e.flat.ordered = false
+	}
 	for i := range del {
 		id, ok := e.domains.remove(del[i].domain)
 		if !ok {
 			// Stored but not indexed (written by a LoadOnly engine).
 			continue
 		}
+		e.flat.drop(id)
 		e.unindex(id, &del[i].en)
 		e.annDrop(id)
 		e.live.Remove(id)
@@ -974,15 +1027,27 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 	return c, nil
 }
 
-// CompanyVectors implements index.Engine.
+// CompanyVectors implements index.Engine. The vectors are the stored full
+// precision ones (binary16), not the resident int8 codes: callers store
+// them again (refresh) or average them into queries.
 func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	out := make(map[string][]float32, len(domains))
+	var en entry
 	for _, d := range domains {
-		if id, ok := e.domains.lookup(d); ok {
-			out[d] = append([]float32(nil), e.vectorOf(id)...)
+		if _, ok := out[d]; ok {
+			continue
 		}
+		v, ok, err := e.stored(prefixEntry, d)
+		if err != nil {
+			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+		}
+		if !ok {
+			continue
+		}
+		if err := en.unmarshal(v); err != nil {
+			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+		}
+		out[d] = en.full()
 	}
 	return out, nil
 }

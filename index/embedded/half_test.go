@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/x448/float16"
@@ -63,45 +64,71 @@ func TestHalfValues(t *testing.T) {
 
 func TestEntryVectorCodec(t *testing.T) {
 	vec := []float32{0.0625, -0.3, 1e-7, 0.123456789, -1}
-	e := entry{vector: vec, score: 7, start: noDate}
-	var got entry
-	if err := got.unmarshal(e.marshal(nil)); err != nil {
-		t.Fatal(err)
+	half := make([]float32, len(vec))
+	roundHalf(half, vec)
+	wantScale, wantCodes := quantize(vec)
+	halfScale, halfCodes := quantize(half)
+	// tail is what follows the vector in every codec version: score 7, no
+	// start date, no flags, no terms.
+	tail := binary.AppendVarint(nil, 7)
+	tail = binary.AppendVarint(tail, noDate)
+	tail = append(tail, 0)
+	for range numKeyword {
+		tail = binary.AppendUvarint(tail, 0)
 	}
-	want := make([]float32, len(vec))
-	roundHalf(want, vec)
-	for i := range want {
-		if got.vector[i] != want[i] {
-			t.Errorf("vector[%d] = %g, want %g (rounded from %g)", i, got.vector[i], want[i], vec[i])
-		}
-	}
-
-	// An index written before binary16 vectors still opens.
-	v1 := []byte{codecFloat32V1}
-	v1 = binary.AppendUvarint(v1, uint64(len(vec)))
+	var cur entry
+	cur.setVector(vec)
+	cur.score, cur.start = 7, noDate
+	// Indexes written before int8 vectors still open: their entries are
+	// quantized as they are read.
+	v1 := binary.AppendUvarint([]byte{codecFloat32V1}, uint64(len(vec)))
 	for _, x := range vec {
 		v1 = binary.LittleEndian.AppendUint32(v1, math.Float32bits(x))
 	}
-	v1 = binary.AppendVarint(v1, 7)
-	v1 = binary.AppendVarint(v1, noDate)
-	v1 = append(v1, 0)
-	for range numKeyword {
-		v1 = binary.AppendUvarint(v1, 0)
-	}
-	var old entry
-	if err := old.unmarshal(v1); err != nil {
-		t.Fatal(err)
-	}
-	for i := range vec {
-		if old.vector[i] != vec[i] {
-			t.Errorf("v1 vector[%d] = %g, want %g", i, old.vector[i], vec[i])
+	v2 := binary.AppendUvarint([]byte{codecHalfV2}, uint64(len(vec)))
+	v2 = append(v2, make([]byte, 2*len(vec))...)
+	putHalfs(v2[len(v2)-2*len(vec):], vec)
+	for _, tc := range []struct {
+		name      string
+		b         []byte
+		scale     float32
+		codes     []int8
+		full      []float32
+		halfBytes bool // the full vector stays binary16 bytes until full()
+	}{
+		{"v3", cur.marshal(nil), wantScale, wantCodes, half, true},
+		{"v2 binary16", append(v2, tail...), halfScale, halfCodes, half, false},
+		{"v1 float32", append(v1, tail...), wantScale, wantCodes, vec, false},
+	} {
+		var got entry
+		if err := got.unmarshal(tc.b); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got.scale != tc.scale || !slices.Equal(got.codes, tc.codes) {
+			t.Errorf("%s: scale %g codes %v, want %g %v", tc.name, got.scale, got.codes, tc.scale, tc.codes)
+		}
+		if !slices.Equal(got.full(), tc.full) {
+			t.Errorf("%s: full vector %v, want %v", tc.name, got.full(), tc.full)
+		}
+		if (got.vector == nil) != tc.halfBytes {
+			t.Errorf("%s: vector decoded at unmarshal = %v, want %v", tc.name, got.vector != nil, !tc.halfBytes)
+		}
+		if got.score != 7 || got.start != noDate {
+			t.Errorf("%s: score %d start %d", tc.name, got.score, got.start)
+		}
+		// Rewritten (a refit or an upsert over it), it is a v3 entry
+		// with the same codes.
+		var again entry
+		if err := again.unmarshal(got.marshal(nil)); err != nil {
+			t.Fatalf("%s: rewritten: %v", tc.name, err)
+		}
+		if again.scale != got.scale || !slices.Equal(again.codes, got.codes) {
+			t.Errorf("%s: rewritten codes differ", tc.name)
 		}
 	}
-	if old.score != 7 || old.start != noDate {
-		t.Errorf("v1 entry = score %d start %d", old.score, old.start)
-	}
 
-	for _, bad := range [][]byte{nil, {9}, {codecVersion, 5, 1, 2}} {
+	v3 := cur.marshal(nil)
+	for _, bad := range [][]byte{nil, {9}, {0}, {codecVersion, 5, 1, 2}, {codecHalfV2, 5, 1, 2}, v3[:len(v3)-1], append(slices.Clone(v3), 0)} {
 		if err := new(entry).unmarshal(bad); err == nil {
 			t.Errorf("unmarshal(%v) succeeded", bad)
 		}

@@ -30,6 +30,7 @@ func (e *Engine) compactPostings() {
 func (e *Engine) trimSlots() {
 	e.scores = slices.Clip(slices.Clone(e.scores))
 	e.starts = slices.Clip(slices.Clone(e.starts))
+	e.scales = slices.Clip(slices.Clone(e.scales))
 	e.domains.trim()
 }
 

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/cockroachdb/pebble"
@@ -362,21 +364,33 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	slots := e.domains.clone()
 	nSlots := slots.slots()
 	e.mu.RUnlock()
-	chunks := make([][]float32, (nSlots+chunkDocs-1)/chunkDocs)
+	chunks := make([][]int8, (nSlots+chunkDocs-1)/chunkDocs)
 	signs := make([][]uint64, len(chunks))
+	scales := make([]float32, nSlots)
 	for i := range chunks {
-		chunks[i] = allocFloats(chunkDocs * dim)
+		chunks[i] = allocInt8(chunkDocs * dim)
 		signs[i] = make([]uint64, chunkDocs*signWords(dim))
 	}
-	vecAt := func(id uint32) []float32 {
+	vecAt := func(id uint32) ([]int8, *float32) {
 		off := (int(id) % chunkDocs) * dim
-		return chunks[int(id)/chunkDocs][off : off+dim : off+dim]
+		return chunks[int(id)/chunkDocs][off : off+dim : off+dim], &scales[id]
 	}
 	signAt := func(id uint32) []uint64 {
 		w := signWords(dim)
 		off := (int(id) % chunkDocs) * w
 		return signs[int(id)/chunkDocs][off : off+w : off+w]
 	}
+	// The new vectors' file (flatfile.go), swapped in with the codes; the
+	// final pass reads the store if it cannot be written.
+	fb, ferr := newFlatBuilder(filepath.Join(e.dir, flatFile), dim)
+	if ferr != nil {
+		fb = nil
+	}
+	defer func() {
+		if fb != nil {
+			fb.abort()
+		}
+	}()
 	var missing []string
 	err = e.pairStaged(prefixEntry, prefixStagedCompany, dim, func(key []byte, val []byte, vec []float32) error {
 		domain := string(key)
@@ -384,7 +398,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 			missing = append(missing, domain)
 			return nil
 		}
-		return e.putCompanyEntry(b, domain, val, vec, slots, vecAt, signAt)
+		return e.putCompanyEntry(b, domain, val, vec, slots, vecAt, signAt, fb)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -409,7 +423,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 				return 0, 0, err
 			}
 			if ok {
-				if err := e.putCompanyEntry(b, cs[i].Domain, val, vecs[i], slots, vecAt, signAt); err != nil {
+				if err := e.putCompanyEntry(b, cs[i].Domain, val, vecs[i], slots, vecAt, signAt, fb); err != nil {
 					return 0, 0, err
 				}
 			}
@@ -494,19 +508,36 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	if testHookBeforeSwap != nil {
 		testHookBeforeSwap()
 	}
+	e.flat.markDirty()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, 0, fmt.Errorf("refit: swap generation: %w", err)
 	}
+	var flat *flatVectors
+	if fb != nil {
+		flat, _ = fb.finish(meta.EmbedderID, nSlots) // renames over the old file
+		fb = nil
+	}
+	old := e.flat
 
 	// The store has switched; the in-memory index follows in one step
 	// under the read locks' writers.
 	e.mu.Lock()
-	e.chunks, e.signs, e.dim, e.meta = chunks, signs, dim, &meta
+	e.chunks, e.signs, e.scales, e.dim, e.meta = chunks, signs, scales, dim, &meta
+	if flat != nil {
+		flat.ordered = old != nil && old.ordered
+	}
+	e.flat = flat
 	e.rangeCache = nil
 	// The ANN index was built from the old vectors: queries take the
 	// screen until the builder has trained and filled a new one.
 	e.annInvalidate()
 	e.mu.Unlock()
+	if old != nil {
+		old.f.Close()
+		if flat == nil {
+			os.Remove(old.path) // the old vectors: not to be trusted at open
+		}
+	}
 	e.annWake()
 	x.mu.Lock()
 	x.vecs, x.scale, x.dim = cvecs, cscale, dim
@@ -562,17 +593,21 @@ func (e *Engine) pairStaged(prefix, staged string, dim int, fn func(key, val []b
 }
 
 func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec []float32, slots *domainTable,
-	vecAt func(uint32) []float32, signAt func(uint32) []uint64) error {
+	vecAt func(uint32) ([]int8, *float32), signAt func(uint32) []uint64, fb *flatBuilder) error {
 	var en entry
 	if err := en.unmarshal(val); err != nil {
 		return fmt.Errorf("refit: entry of %s: %w", domain, err)
 	}
-	en.vector, en.halfRounded = vec, false
+	en.setVector(vec)
 	_ = b.Set([]byte(prefixEntry+domain), en.marshal(nil), nil)
 	if id, ok := slots.lookup(domain); ok {
-		v := vecAt(id)
-		roundHalf(v, vec)
-		sketch(v, signAt(id))
+		v, scale := vecAt(id)
+		copy(v, en.codes)
+		*scale = en.scale
+		en.sketch(signAt(id))
+		if fb != nil {
+			fb.add(id, en.halfBytes(make([]byte, 2*len(vec))))
+		}
 	}
 	return nil
 }

@@ -13,8 +13,8 @@ import (
 
 // Query planner for vector search.
 //
-// Small candidate sets are scanned exactly: the float32 dot product of every
-// candidate. Large ones go through three passes, each over fewer documents:
+// Small candidate sets are scanned exactly: the int8 dot product (dotID,
+// quant.go) of every candidate. Large ones go through three passes, each over fewer documents:
 //
 //  1. screen: agreement of the sign sketches on the half of the dimensions
 //     where the query is largest (unweighted; a few ns a document) keeps the
@@ -22,9 +22,10 @@ import (
 //  2. refine: the sign sketches again, each agreeing dimension weighted by
 //     the query component's magnitude quantized to refinePlanes bits, keeps
 //     a pool of poolSize(C, k);
-//  3. rescore: the exact float32 dot product of the pool gives the final
-//     order and the returned similarities, so similarities are always exact
-//     and only membership in the top k is approximate.
+//  3. rescore: the int8 dot product of the pool gives the order, the same
+//     for a document whichever plan ran; only membership in the top k is
+//     approximate. SearchCompanies then rescores the best of them at full
+//     precision (rescore.go).
 //
 // The pool sizes were measured on a 1M-company demo index (bench_test.go):
 // recall@100 >= 0.99 for stored-company queries and ~0.98 for mixtures of
@@ -229,7 +230,7 @@ func (e *Engine) plan(c, live, k int) int {
 }
 
 // scanVectors ranks the candidates by cosine similarity (vectors are unit
-// length, so the dot product) and returns the best k with similarity >= min
+// length, so the dot product) and returns the best rescoreK(k) with similarity >= min
 // and the number of candidates at or above min (estimated on the
 // approximate plans).
 func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
@@ -240,9 +241,14 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	if k == 0 && min <= -1 {
 		return nil, c
 	}
+	// The plan and the ANN's gathering follow the page's k; the plan then
+	// ranks the rescoreK(k) best by the int8 similarity for the caller's
+	// full-precision pass (rescore.go).
 	plan := e.plan(c, int(e.live.GetCardinality()), k)
+	pageK := k
+	k = rescoreK(k)
 	if plan == planANN {
-		if sub, ok := e.annGather(cand, q, annTarget(c, k, e.ann.idx.nlist)); ok {
+		if sub, ok := e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist)); ok {
 			e.ann.plans[planANN].Add(1)
 			return e.rankANN(ctx, cand, c, sub, q, min, k)
 		}
@@ -292,7 +298,7 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 		if !it.HasNext() {
 			break
 		}
-		if dot(q, e.vectorOf(it.Next())) >= min {
+		if e.dotID(q, it.Next()) >= min {
 			hits++
 		}
 		seen++
@@ -381,7 +387,7 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	step := max(1, c/totalSample)
 	hits, seen := 0, 0
 	for i := 0; i < c; i += step {
-		if dot(q, e.vectorOf(ids[i])) >= min {
+		if e.dotID(q, ids[i]) >= min {
 			hits++
 		}
 		seen++
@@ -566,7 +572,7 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 	}
 }
 
-// exact scans ids with the float32 dot product: the best k at or above min
+// exact scans ids with the int8 dot product (dotID): the best k at or above min
 // and how many are at or above min.
 func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float32, k int) ([]scored, int) {
 	workers := runtime.GOMAXPROCS(0)
@@ -580,7 +586,7 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 			if i&4095 == 0 && ctx.Err() != nil {
 				return
 			}
-			s := dot(q, e.vectorOf(id))
+			s := e.dotID(q, id)
 			if s < min {
 				continue
 			}

@@ -52,6 +52,10 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	var total int
 	if s.Vector != nil {
 		top, total = e.scanVectors(ctx, cand, s.Vector, float32(s.MinSimilarity), k)
+		if top, err = e.rescoreFull(ctx, top, s.Vector, float32(s.MinSimilarity), k); err != nil {
+			e.mu.RUnlock()
+			return index.Result{}, err
+		}
 	} else {
 		top, total = e.byScore(cand, k)
 	}

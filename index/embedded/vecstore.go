@@ -2,41 +2,17 @@ package embedded
 
 import (
 	"math/bits"
-	"unsafe"
-
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// Vector storage. The float32 vectors stay the reference for every score an
-// engine returns; beside them each document has a sign sketch, one bit per
-// dimension (set when the component is positive), which the approximate
-// planner in search.go scans instead of the floats. At 256 dimensions the
-// sketch is 32 bytes a document against 1 KiB of floats.
+// Vector storage. The int8 vectors with their scales (quant.go) are the
+// reference for every score an engine returns; beside them each document
+// has a sign sketch, one bit per dimension (set when the component is
+// positive), which the approximate planner in scan.go scans instead of the
+// codes. At 256 dimensions the sketch is 32 bytes a document against 256
+// bytes of codes.
 
 // hugePage is the size transparent huge pages come in on amd64 and arm64.
 const hugePage = 2 << 20
-
-// allocFloats returns a zeroed slice of n float32s. Large allocations are
-// aligned to a huge page and marked for transparent huge pages (where the
-// platform has them), which cuts the TLB misses of the random reads the
-// rescoring pass makes: about 1.7x faster rescoring of a 1M-vector index.
-func allocFloats(n int) []float32 {
-	size := n * 4
-	if size < 4*hugePage {
-		return make([]float32, n)
-	}
-	raw := make([]byte, size+hugePage)
-	off := 0
-	if r := int(uintptr(unsafe.Pointer(&raw[0])) % hugePage); r != 0 {
-		off = hugePage - r
-	}
-	b := raw[off : off+size : off+size]
-	adviseHuge(b)
-	// Faulting the pages in on another core overlaps the kernel's work
-	// with the caller filling them (index load: about 1.5 s of 6 at 1M).
-	go prefault(b)
-	return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n)
-}
 
 // signWords is the number of 64-bit words of a sign sketch.
 func signWords(dim int) int { return (dim + 63) / 64 }
@@ -53,16 +29,6 @@ func sketch(v []float32, dst []uint64) {
 		}
 		dst[w] = x
 	}
-}
-
-// blas is gonum's pure-Go BLAS, whose float32 dot product is SSE assembly
-// on amd64.
-var blas gonum.Implementation
-
-// dot is the similarity every path of the engine uses (exact scan,
-// rescoring, thresholds), so a document scores the same whichever plan ran.
-func dot(a, b []float32) float32 {
-	return blas.Sdot(len(a), a, 1, b[:len(a)], 1)
 }
 
 // qplanes is a query prepared for the sketch scan: its sign sketch and its
