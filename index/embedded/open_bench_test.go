@@ -1,9 +1,7 @@
 package embedded
 
 import (
-	"bytes"
 	"os"
-	"strconv"
 	"testing"
 )
 
@@ -24,26 +22,11 @@ func BenchmarkOpenIndex(b *testing.B) {
 		b.StopTimer()
 		n := e.Len()
 		b.ReportMetric(float64(n), "companies")
-		if rss := residentBytes(); rss > 0 && n > 0 {
+		if rss := vmRSS(); rss > 0 && n > 0 {
 			b.ReportMetric(float64(rss)/1e6, "rss-MB")
 			b.ReportMetric(float64(rss)/float64(n), "rss-B/company")
 		}
 		e.Close()
 		b.StartTimer()
 	}
-}
-
-// residentBytes is the process's VmRSS (0 where /proc is absent).
-func residentBytes() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if f := bytes.Fields(line); len(f) == 3 && string(f[0]) == "VmRSS:" {
-			kb, _ := strconv.ParseInt(string(f[1]), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
