@@ -107,10 +107,7 @@ func abs(x float64) float64 {
 // and the method never gets a ranked company's labels.
 func TestAnalyzeNeverSeesHeldOut(t *testing.T) {
 	s := SplitCompanies(separableCompanies())
-	held := map[string]bool{}
-	for _, c := range s.HeldOut {
-		held[c.Name] = true
-	}
+	held := heldOutNames(s)
 	spy := Method{Name: "spy", Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
 		for _, d := range ranked {
 			if held[d.Name] || len(d.Industries) > 0 {

@@ -155,10 +155,7 @@ func TestBenchmarkNeverShowsRankedLabels(t *testing.T) {
 // tuning companies only, ranked or labelled, and prints no held-out column.
 func TestTuningBenchmarkNeverSeesHeldOut(t *testing.T) {
 	s := SplitCompanies(separableCompanies())
-	held := map[string]bool{}
-	for _, c := range s.HeldOut {
-		held[c.Name] = true
-	}
+	held := heldOutNames(s)
 	spy := Method{Name: "spy", Sim: func(ranked []embedding.Doc, labelled []Company) (func(i, j int) float64, error) {
 		for _, d := range ranked {
 			if held[d.Name] {
@@ -193,4 +190,14 @@ func separableCompanies() []Company {
 		cs = append(cs, Company{Name: string(rune('A'+i%26)) + string(rune('a'+i/26)), Description: lbl + " company number", Label: lbl})
 	}
 	return cs
+}
+
+// heldOutNames is the set of the split's held-out company names, which the
+// spies of the tuning-only runs must never see.
+func heldOutNames(s Split) map[string]bool {
+	held := map[string]bool{}
+	for _, c := range s.HeldOut {
+		held[c.Name] = true
+	}
+	return held
 }
