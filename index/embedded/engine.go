@@ -148,6 +148,9 @@ type Engine struct {
 	// (flatfile.go); nil when there is none. Slot writes under mu, header
 	// changes under writeMu too.
 	flat *flatVectors
+	// snap is the resident snapshot written at Close and read at Open
+	// (snapshot.go), guarded by writeMu.
+	snap snapState
 
 	// The contact index (contacts.go) loads on first use or LoadContacts.
 	contactsOnce sync.Once
@@ -315,6 +318,9 @@ func (e *Engine) loadAll() error {
 		return err
 	default:
 		e.meta, e.dim = &m, m.Dimension
+	}
+	if e.loadSnapshot() {
+		return nil
 	}
 	type rawBatch struct {
 		buf  []byte
@@ -571,6 +577,7 @@ func (e *Engine) Close() error {
 		e.db.Close()
 		return fmt.Errorf("flush index: %w", err)
 	}
+	e.closeSnapshot()
 	return errors.Join(e.flat.close(true), e.db.Close())
 }
 
@@ -673,6 +680,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	} else {
 		_ = b.Delete([]byte(keyModel), nil)
 	}
+	e.snapMarkDirty()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("write index meta: %w", err)
 	}
@@ -800,6 +808,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 		}
 		size += 2*len(p.domain) + len(p.x) + len(p.profile) + 64
 	}
+	e.snapMarkDirty()
 	if !e.loadOnly {
 		e.flat.markDirty()
 	}
@@ -966,6 +975,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 		}
 		e.unstageCompanyDeletes(b, ds)
 	}
+	e.snapMarkDirty()
 	e.flat.markDirty()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete %d companies: %w", len(del), err)

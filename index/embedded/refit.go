@@ -508,6 +508,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	if testHookBeforeSwap != nil {
 		testHookBeforeSwap()
 	}
+	e.snapMarkDirty()
 	e.flat.markDirty()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return 0, 0, fmt.Errorf("refit: swap generation: %w", err)
