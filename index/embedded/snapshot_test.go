@@ -202,6 +202,22 @@ func TestSnapshotMatchesLoadAll(t *testing.T) {
 	}
 }
 
+// reopenFromSnapshot closes e and opens dir again, which must read the
+// snapshot Close wrote and build exactly e's in-memory index.
+func reopenFromSnapshot(t *testing.T, e *Engine, dir string) *Engine {
+	t.Helper()
+	want := imageOf(t, e)
+	closeSnap(t, e)
+	e = openSnap(t, dir, Options{})
+	if !e.snapshotLoaded() {
+		t.Fatal("the clean close wrote no usable snapshot")
+	}
+	if got := imageOf(t, e); !reflect.DeepEqual(got, want) {
+		t.Fatal("the snapshot differs from the index that wrote it")
+	}
+	return e
+}
+
 func snapHead(t *testing.T, dir string) snapHeader {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, snapFile))
@@ -393,16 +409,8 @@ func TestSnapshotFallbacks(t *testing.T) {
 			if c.check != nil {
 				c.check(t, e)
 			}
-			want := imageOf(t, e)
-			closeSnap(t, e)
 			// The next clean close wrote it again, and it is trusted.
-			e = openSnap(t, dir, Options{})
-			if !e.snapshotLoaded() {
-				t.Fatal("the close after the fallback wrote no usable snapshot")
-			}
-			if got := imageOf(t, e); !reflect.DeepEqual(got, want) {
-				t.Fatal("the rewritten snapshot differs from loadAll's index")
-			}
+			e = reopenFromSnapshot(t, e, dir)
 			if c.check != nil {
 				c.check(t, e)
 			}
@@ -445,14 +453,6 @@ func TestSnapshotAfterRefit(t *testing.T) {
 	if _, err := e.Refit(context.Background(), refitTo(enginetest.Dim+4)); err != nil {
 		t.Fatal(err)
 	}
-	want := imageOf(t, e)
-	closeSnap(t, e)
-	e = openSnap(t, dir, Options{})
-	if !e.snapshotLoaded() {
-		t.Fatal("not opened from the snapshot after a refit")
-	}
-	if got := imageOf(t, e); !reflect.DeepEqual(got, want) {
-		t.Fatal("the snapshot after the refit differs from the refitted index")
-	}
+	e = reopenFromSnapshot(t, e, dir)
 	checkFlat(t, e)
 }
