@@ -67,7 +67,10 @@ import (
 // scores (i16), starts (i32), scales (f32), the vector chunks (each the
 // used part of its int8 codes, then of its sketches), the live bitmap,
 // the postings (per keyword slot: count, then value, bitmap), the exists
-// bitmaps. Bitmaps are roaring's portable format with a length.
+// bitmaps. Bitmaps are roaring's portable format with a length. The
+// layout follows the structures' fields: whoever changes them (domains.go,
+// postings.go, the sketch) changes snapMagic with the layout here; the
+// header also holds a hash of the constants the layout depends on.
 const (
 	snapFile       = "index-snapshot.bin"
 	snapMagic      = "PROSPECT-SNAP-1\n"
@@ -85,6 +88,16 @@ type snapHeader struct {
 	flatSlots uint64
 	bodyLen   uint64
 	bodyCRC   uint32
+	layout    uint64
+}
+
+// snapLayout names the body's layout: the constants it depends on. A
+// change of layout must also change snapMagic; a change of these is
+// caught without it.
+func snapLayout() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d %d %d %d %d %d", numKeyword, chunkDocs, chunkShift, domainChunk, noDomain, flagState)
+	return h.Sum64()
 }
 
 func (h snapHeader) marshal() []byte {
@@ -101,7 +114,8 @@ func (h snapHeader) marshal() []byte {
 	le.PutUint64(b[45:], h.flatSlots)
 	le.PutUint64(b[53:], h.bodyLen)
 	le.PutUint32(b[61:], h.bodyCRC)
-	le.PutUint32(b[65:], crc32.Checksum(b[:65], castagnoli))
+	le.PutUint64(b[65:], h.layout)
+	le.PutUint32(b[73:], crc32.Checksum(b[:73], castagnoli))
 	return b
 }
 
@@ -110,7 +124,7 @@ var errSnapshot = errors.New("bad index snapshot")
 func unmarshalSnapHeader(b []byte) (snapHeader, error) {
 	var h snapHeader
 	le := binary.LittleEndian
-	if len(b) < snapHeaderSize || !bytes.Equal(b[:16], []byte(snapMagic)) || le.Uint32(b[65:]) != crc32.Checksum(b[:65], castagnoli) {
+	if len(b) < snapHeaderSize || !bytes.Equal(b[:16], []byte(snapMagic)) || le.Uint32(b[73:]) != crc32.Checksum(b[:73], castagnoli) {
 		return h, errSnapshot
 	}
 	h.clean = b[16] == 1
@@ -121,6 +135,7 @@ func unmarshalSnapHeader(b []byte) (snapHeader, error) {
 	h.flatSlots = le.Uint64(b[45:])
 	h.bodyLen = le.Uint64(b[53:])
 	h.bodyCRC = le.Uint32(b[61:])
+	h.layout = le.Uint64(b[65:])
 	return h, nil
 }
 
@@ -259,7 +274,7 @@ func (e *Engine) readSnapshot(f *os.File) (bool, *flatVectors) {
 		return false, nil
 	}
 	h, err := unmarshalSnapHeader(head)
-	if err != nil || !h.clean || h.dim != e.dim || h.metaKey != e.annMetaKey() {
+	if err != nil || !h.clean || h.layout != snapLayout() || h.dim != e.dim || h.metaKey != e.annMetaKey() {
 		return false, nil
 	}
 	if fi, err := f.Stat(); err != nil || uint64(fi.Size()) != snapHeaderSize+h.bodyLen {
@@ -537,7 +552,7 @@ func (e *Engine) closeSnapshot() {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	h := snapHeader{clean: true, dim: e.dim, metaKey: e.annMetaKey(), store: fp, flatSum: e.flat.sum, flatSlots: uint64(e.flat.slots)}
+	h := snapHeader{clean: true, dim: e.dim, metaKey: e.annMetaKey(), store: fp, flatSum: e.flat.sum, flatSlots: uint64(e.flat.slots), layout: snapLayout()}
 	if e.snap.current {
 		old := e.snap.head
 		if old.dim == h.dim && old.metaKey == h.metaKey && old.flatSum == h.flatSum && old.flatSlots == h.flatSlots {

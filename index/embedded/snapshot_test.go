@@ -361,6 +361,11 @@ func TestSnapshotFallbacks(t *testing.T) {
 			h.metaKey++
 			rewriteSnapHeader(path(dir), h)
 		}},
+		{name: "other layout", before: func(t *testing.T, dir string) {
+			h := snapHead(t, dir)
+			h.layout++
+			rewriteSnapHeader(path(dir), h)
+		}},
 		{name: "vector file missing", before: func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, flatFile))
 		}},
