@@ -261,6 +261,7 @@ func (e *Engine) loadSnapshot() bool {
 		os.Remove(path) // stale: written again at the next clean Close
 		return false
 	}
+	dropFileCache(f)
 	e.flat = fv
 	e.snap.loaded = true
 	return true

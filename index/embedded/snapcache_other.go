@@ -1,0 +1,7 @@
+//go:build !linux
+
+package embedded
+
+import "os"
+
+func dropFileCache(*os.File) {}
