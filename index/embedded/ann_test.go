@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -494,5 +495,98 @@ func TestANNListStats(t *testing.T) {
 		if d := vari[i] - wantV[i]; d > 1e-6 || d < -1e-6 {
 			t.Errorf("vari[%d] = %v, want %v", i, vari[i], wantV[i])
 		}
+	}
+}
+
+// nearestRef is the assignment as first written (the worst kept entry of
+// the shortlist found again at every centroid): nearest must pick the same
+// list.
+func nearestRef(a *annIndex, v []float32, sign []uint64) uint16 {
+	w := len(sign)
+	var short []int32
+	var agree [annShortlist]int
+	for l := range a.nlist {
+		c := a.csign[l*w : (l+1)*w]
+		d := 0
+		for i, x := range sign {
+			d += 64 - bits.OnesCount64(x^c[i])
+		}
+		if len(short) < annShortlist {
+			short = append(short, int32(l))
+			agree[len(short)-1] = d
+			continue
+		}
+		worst := 0
+		for i := 1; i < len(short); i++ {
+			if agree[i] < agree[worst] {
+				worst = i
+			}
+		}
+		if d > agree[worst] {
+			short[worst], agree[worst] = int32(l), d
+		}
+	}
+	best, bestS := uint16(0), float32(-2)
+	for _, l := range short {
+		if s := fullDot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
+			best, bestS = uint16(l), s
+		}
+	}
+	return best
+}
+
+// annRandom returns an index of nlist random unit centroids and n random
+// unit vectors with their sketches.
+func annRandom(nlist, n, dim int, seed uint64) (a *annIndex, vecs []float32, signs []uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
+	unit := func() []float32 {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		normalize(v)
+		return v
+	}
+	var cent []float32
+	for range nlist {
+		cent = append(cent, unit()...)
+	}
+	w := signWords(dim)
+	signs = make([]uint64, n*w)
+	for i := range n {
+		v := unit()
+		vecs = append(vecs, v...)
+		sketch(v, signs[i*w:(i+1)*w])
+	}
+	return newANN(dim, cent, 0, 0), vecs, signs
+}
+
+// TestANNNearest checks the assignment against its plain definition
+// (nearestRef), for list counts below, at and above the shortlist.
+func TestANNNearest(t *testing.T) {
+	const dim = 256
+	w := signWords(dim)
+	for _, nlist := range []int{1, 20, annShortlist, 100, 1000} {
+		a, vecs, signs := annRandom(nlist, 300, dim, uint64(nlist))
+		for i := range 300 {
+			v, s := vecs[i*dim:(i+1)*dim], signs[i*w:(i+1)*w]
+			if got, want := a.nearest(v, s, nil), nearestRef(a, v, s); got != want {
+				t.Fatalf("nlist %d, vector %d: list %d, want %d", nlist, i, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkANNNearest times one assignment with the list count of a 10M
+// index (3,163 lists): what the builder pays per company.
+func BenchmarkANNNearest(b *testing.B) {
+	const dim = 256
+	w := signWords(dim)
+	a, vecs, signs := annRandom(annLists(10_000_000), 1024, dim, 1)
+	short := make([]int32, 0, annShortlist)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := i % 1024
+		a.nearest(vecs[j*dim:(j+1)*dim], signs[j*w:(j+1)*w], short)
 	}
 }
