@@ -559,7 +559,7 @@ func (e *Engine) annReady() bool {
 // q intersected with cand, walked until they hold target candidates, plus
 // the unindexed tail. ok is false when the index cannot serve (none yet, or
 // too long a tail). Callers hold mu for reading.
-func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roaring.Bitmap, bool) {
+func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases) (*roaring.Bitmap, bool) {
 	a := e.ann.idx
 	if a == nil || a.dim != len(q) {
 		return nil, false
@@ -574,7 +574,10 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 	if tail.GetCardinality() > uint64(annTailMax) {
 		return nil, false
 	}
+	ph.mark(phasePlan)
 	order := a.rankLists(q)
+	ph.mark(phaseLists)
+	defer ph.mark(phaseGather)
 	parts := make([]*roaring.Bitmap, 0, 64)
 	parts = append(parts, tail)
 	got := 0

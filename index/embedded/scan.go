@@ -244,22 +244,32 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	// The plan and the ANN's gathering follow the page's k; the plan then
 	// ranks the rescoreK(k) best by the int8 similarity for the caller's
 	// full-precision pass (rescore.go).
+	ph := phasesOf(ctx)
 	plan := e.plan(c, int(e.live.GetCardinality()), k)
 	pageK := k
 	k = rescoreK(k)
 	if plan == planANN {
-		if sub, ok := e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist)); ok {
+		if sub, ok := e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph); ok {
 			e.ann.plans[planANN].Add(1)
+			if ph != nil {
+				ph.plan = planANN
+			}
 			return e.rankANN(ctx, cand, c, sub, q, min, k)
 		}
 		plan = planScreen
 	}
 	e.ann.plans[plan].Add(1)
+	if ph != nil {
+		ph.plan = plan
+	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.ids = candIDs(cand, c, sc.ids)
+	ph.mark(phasePlan)
 	if plan == planExact {
-		return e.exact(ctx, sc.ids, q, min, k)
+		top, n := e.exact(ctx, sc.ids, q, min, k)
+		ph.mark(phaseRank)
+		return top, n
 	}
 	return e.screenRank(ctx, sc, q, min, k)
 }
@@ -281,9 +291,12 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	// the planner keeps it to about annTarget (an eighth of the candidates
 	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
 	top, n = e.exact(ctx, sc.ids, q, min, k)
+	ph := phasesOf(ctx)
+	ph.mark(phaseRank)
 	if min <= -1 || ctx.Err() != nil {
 		return top, c
 	}
+	defer ph.mark(phaseCount)
 	// Companies above min lie outside the gathered set too (even when the
 	// threshold cuts inside it: measured 607 counted of 829), so the count
 	// is at least the share above min in a sample of the candidates spread
@@ -376,9 +389,12 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 		}
 		hi, pool = t, 2*size
 	}
+	ph := phasesOf(ctx)
+	ph.mark(phaseRank)
 	if min <= -1 {
 		return top.sorted(), c
 	}
+	defer ph.mark(phaseCount)
 	if n < size {
 		// The threshold cut inside the pool: what lies above it is there.
 		return top.sorted(), n

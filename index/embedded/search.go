@@ -42,11 +42,13 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 		e.mu.RUnlock()
 		return index.Result{}, fmt.Errorf("search: %w: query has %d dimensions, index has %d", index.ErrVectorMismatch, len(s.Vector), e.dim)
 	}
+	ph := phasesOf(ctx)
 	cand, err := e.eval(s.Filter, e.live)
 	if err != nil {
 		e.mu.RUnlock()
 		return index.Result{}, err
 	}
+	ph.mark(phaseEval)
 	k := s.Offset + s.Limit
 	var top []scored
 	var total int
@@ -56,6 +58,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 			e.mu.RUnlock()
 			return index.Result{}, err
 		}
+		ph.mark(phaseFull)
 	} else {
 		top, total = e.byScore(cand, k)
 	}
@@ -78,6 +81,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	if err != nil {
 		return index.Result{}, err
 	}
+	ph.mark(phaseHydrate)
 	return index.Result{Total: total, Hits: hits}, nil
 }
 
