@@ -653,54 +653,78 @@ func BenchmarkSearchPhases(b *testing.B) {
 	for _, sel := range benchSelectivities {
 		f, n := pickFilter(e, sel.frac)
 		for _, kind := range []string{"stored", "mix"} {
-			for _, limit := range []int{10, 100} {
-				b.Run(fmt.Sprintf("%s/%s/limit=%d", sel.name, kind, limit), func(b *testing.B) {
-					queries := benchQueries(e, b.N, kind == "mix", uint64(7+limit))
-					phases := make([][]time.Duration, numPhases)
-					var engine, total []time.Duration
-					var plans [3]int
-					b.ResetTimer()
-					for _, q := range queries {
-						var p searchPhases
-						start := time.Now()
-						res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
-						d := time.Since(start)
-						if err != nil || len(res.Hits) == 0 {
-							b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
+			for _, pl := range benchPlans(b) {
+				for _, limit := range []int{10, 100} {
+					b.Run(fmt.Sprintf("%s/%s/%s/limit=%d", sel.name, kind, pl, limit), func(b *testing.B) {
+						planForce.Store(int32(slices.Index(planNames, pl) + 1))
+						defer planForce.Store(0)
+						queries := benchQueries(e, b.N, kind == "mix", uint64(7+limit))
+						phases := make([][]time.Duration, numPhases)
+						var engine, total []time.Duration
+						var plans [3]int
+						b.ResetTimer()
+						for _, q := range queries {
+							var p searchPhases
+							start := time.Now()
+							res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
+							d := time.Since(start)
+							if err != nil || len(res.Hits) == 0 {
+								b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
+							}
+							for ph := range numPhases {
+								phases[ph] = append(phases[ph], p.d[ph])
+							}
+							engine = append(engine, d-p.d[phaseHydrate])
+							total = append(total, d)
+							plans[p.plan]++
 						}
-						for ph := range numPhases {
-							phases[ph] = append(phases[ph], p.d[ph])
+						b.StopTimer()
+						ms := func(ds []time.Duration, q float64) float64 {
+							slices.Sort(ds)
+							return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000
 						}
-						engine = append(engine, d-p.d[phaseHydrate])
-						total = append(total, d)
-						plans[p.plan]++
-					}
-					b.StopTimer()
-					ms := func(ds []time.Duration, q float64) float64 {
-						slices.Sort(ds)
-						return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000
-					}
-					for ph, name := range phaseNames {
-						if ms(phases[ph], 0.99) > 0 {
-							b.ReportMetric(ms(phases[ph], 0.5), name+"-p50-ms")
+						for ph, name := range phaseNames {
+							if ms(phases[ph], 0.99) > 0 {
+								b.ReportMetric(ms(phases[ph], 0.5), name+"-p50-ms")
+							}
 						}
-					}
-					b.ReportMetric(ms(engine, 0.5), "engine-p50-ms")
-					b.ReportMetric(ms(engine, 0.99), "engine-p99-ms")
-					b.ReportMetric(ms(total, 0.5), "total-p50-ms")
-					b.ReportMetric(ms(total, 0.99), "total-p99-ms")
-					for p, name := range planNames {
-						if plans[p] > 0 {
-							b.ReportMetric(float64(plans[p])/float64(len(queries)), name+"-share")
+						b.ReportMetric(ms(engine, 0.5), "engine-p50-ms")
+						b.ReportMetric(ms(engine, 0.99), "engine-p99-ms")
+						b.ReportMetric(ms(total, 0.5), "total-p50-ms")
+						b.ReportMetric(ms(total, 0.99), "total-p99-ms")
+						for p, name := range planNames {
+							if plans[p] > 0 {
+								b.ReportMetric(float64(plans[p])/float64(len(queries)), name+"-share")
+							}
 						}
-					}
-					b.ReportMetric(float64(n), "candidates")
-					if recallQueries() > 0 {
-						r10, _ := recallLimit(b, e, f, benchQueries(e, recallQueries(), kind == "mix", 2), limit)
-						b.ReportMetric(r10, "recall@10")
-					}
-				})
+						b.ReportMetric(float64(n), "candidates")
+						if recallQueries() > 0 {
+							r10, r100 := recallLimit(b, e, f, benchQueries(e, recallQueries(), kind == "mix", 2), limit)
+							b.ReportMetric(r10, "recall@10")
+							if limit == 100 {
+								b.ReportMetric(r100, "recall@100")
+							}
+						}
+					})
+				}
 			}
 		}
 	}
+}
+
+// benchPlans is the plans BenchmarkSearchPhases runs each case with:
+// PROSPECT_BENCH_PLANS (comma-separated of auto, exact, screen, ann;
+// default auto, the planner's choice).
+func benchPlans(b *testing.B) []string {
+	s := os.Getenv("PROSPECT_BENCH_PLANS")
+	if s == "" {
+		return []string{"auto"}
+	}
+	out := strings.Split(s, ",")
+	for _, p := range out {
+		if p != "auto" && !slices.Contains(planNames, p) {
+			b.Fatalf("PROSPECT_BENCH_PLANS: unknown plan %q", p)
+		}
+	}
+	return out
 }

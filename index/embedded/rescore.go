@@ -36,6 +36,7 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	}
 	out := make([]scored, len(top))
 	errs := make([]error, len(top))
+	e.flat.prefetch(top)
 	parallel(len(top), 16, func(_, lo, hi int) {
 		v := make([]float32, len(q))
 		scratch := make([]byte, 2*len(q))
@@ -68,6 +69,35 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 		}
 	}
 	return h.sorted(), nil
+}
+
+// prefetch asks the kernel to read the mapped pages of top's vectors that
+// are not in the page cache, all at once. The pass then reads them in
+// GOMAXPROCS goroutines, and a goroutine that faults on a page the cache
+// misses holds its processor until the disk answers: at 10M companies the
+// 5 GB file is mostly not cached, and 220 such faults two at a time cost
+// tens of ms (docs/benchmarks.md, "10M search phases"). A page already
+// cached costs a system call (about a µs).
+func (fv *flatVectors) prefetch(top []scored) {
+	if fv == nil || fv.broken || fv.m == nil {
+		return
+	}
+	const page = 4096
+	last := int64(-1)
+	for _, s := range top {
+		if int(s.id) >= fv.slots {
+			continue
+		}
+		off := fv.off(s.id)
+		end := off + int64(2*fv.dim)
+		for p := off &^ (page - 1); p < end; p += page {
+			if p == last || p+page > int64(len(fv.m)) {
+				continue
+			}
+			willNeed(fv.m[p : p+page])
+			last = p
+		}
+	}
 }
 
 // storedVector reads a live document's full-precision vector from its

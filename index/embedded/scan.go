@@ -214,6 +214,12 @@ const (
 // screen beside it under the same machine load).
 var annOff atomic.Bool
 
+// planForce, when set to a plan + 1, makes the planner take that plan for
+// every candidate set above exactMax (benchmarks compare the plans on the
+// same queries); the ANN plan still falls back to the screen without an
+// index.
+var planForce atomic.Int32
+
 // plan chooses how to rank c candidates out of live for the top k. The ANN
 // plan scans about annTarget candidates exactly where the screen passes
 // over all c: at 1M it took an unfiltered lookalike from 11-14 ms to 6 ms
@@ -222,6 +228,9 @@ var annOff atomic.Bool
 func (e *Engine) plan(c, live, k int) int {
 	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
+	}
+	if f := int(planForce.Load()); f > 0 {
+		return f - 1
 	}
 	if a := e.ann.idx; a != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k, a.nlist) {
 		return planANN

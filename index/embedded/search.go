@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
@@ -91,26 +93,44 @@ type hitRef struct {
 	vec    []float32
 }
 
+// hydrateReads is how many profiles hydrate reads at once. The reads wait
+// on the disk more than they use a processor (at 10M companies the 24 GB
+// store is mostly not in the page cache, and a read that misses it is a
+// system call that frees its processor), so more of them than GOMAXPROCS
+// run: docs/benchmarks.md, "10M search phases".
+const hydrateReads = 16
+
 // hydrate reads and decodes the profiles of refs, in parallel, keeping the
 // order and skipping the ones deleted since the scan.
 func (e *Engine) hydrate(refs []hitRef) ([]index.Hit, error) {
 	hits := make([]index.Hit, len(refs))
 	found := make([]bool, len(refs))
 	errs := make([]error, len(refs))
-	parallel(len(refs), 8, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			c, err := e.profile(refs[i].domain)
-			if errors.Is(err, index.ErrNotFound) {
-				continue // deleted between the scan and now
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(hydrateReads, (len(refs)+3)/4) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(refs) {
+					return
+				}
+				c, err := e.profile(refs[i].domain)
+				if errors.Is(err, index.ErrNotFound) {
+					continue // deleted between the scan and now
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
+				found[i] = true
 			}
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
-			found[i] = true
-		}
-	})
+		}()
+	}
+	wg.Wait()
 	out := hits[:0]
 	for i := range hits {
 		if errs[i] != nil {
