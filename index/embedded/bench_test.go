@@ -649,65 +649,95 @@ func BenchmarkVectorSearch(b *testing.B) {
 //	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench SearchPhases -benchtime 50x ./index/embedded/
 func BenchmarkSearchPhases(b *testing.B) {
 	e := benchEngine(b)
-	ctx := context.Background()
 	for _, sel := range benchSelectivities {
 		f, n := pickFilter(e, sel.frac)
 		for _, kind := range []string{"stored", "mix"} {
 			for _, pl := range benchPlans(b) {
+				if pl != "auto" && n <= exactMax {
+					continue // every plan is the exact scan there
+				}
 				for _, limit := range []int{10, 100} {
 					b.Run(fmt.Sprintf("%s/%s/%s/limit=%d", sel.name, kind, pl, limit), func(b *testing.B) {
 						planForce.Store(int32(slices.Index(planNames, pl) + 1))
 						defer planForce.Store(0)
-						queries := benchQueries(e, b.N, kind == "mix", uint64(7+limit))
-						phases := make([][]time.Duration, numPhases)
-						var engine, total []time.Duration
-						var plans [3]int
-						b.ResetTimer()
-						for _, q := range queries {
-							var p searchPhases
-							start := time.Now()
-							res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
-							d := time.Since(start)
-							if err != nil || len(res.Hits) == 0 {
-								b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
-							}
-							for ph := range numPhases {
-								phases[ph] = append(phases[ph], p.d[ph])
-							}
-							engine = append(engine, d-p.d[phaseHydrate])
-							total = append(total, d)
-							plans[p.plan]++
-						}
-						b.StopTimer()
-						ms := func(ds []time.Duration, q float64) float64 {
-							slices.Sort(ds)
-							return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000
-						}
-						for ph, name := range phaseNames {
-							if ms(phases[ph], 0.99) > 0 {
-								b.ReportMetric(ms(phases[ph], 0.5), name+"-p50-ms")
-							}
-						}
-						b.ReportMetric(ms(engine, 0.5), "engine-p50-ms")
-						b.ReportMetric(ms(engine, 0.99), "engine-p99-ms")
-						b.ReportMetric(ms(total, 0.5), "total-p50-ms")
-						b.ReportMetric(ms(total, 0.99), "total-p99-ms")
-						for p, name := range planNames {
-							if plans[p] > 0 {
-								b.ReportMetric(float64(plans[p])/float64(len(queries)), name+"-share")
-							}
-						}
-						b.ReportMetric(float64(n), "candidates")
-						if recallQueries() > 0 {
-							r10, r100 := recallLimit(b, e, f, benchQueries(e, recallQueries(), kind == "mix", 2), limit)
-							b.ReportMetric(r10, "recall@10")
-							if limit == 100 {
-								b.ReportMetric(r100, "recall@100")
-							}
-						}
+						searchPhasesCase(b, e, f, n, kind == "mix", limit, pl == "auto")
 					})
 				}
 			}
+		}
+	}
+}
+
+// searchPhasesCase is one case of BenchmarkSearchPhases. With
+// PROSPECT_BENCH_IO_AB set (and ab), every other query reads as before the
+// full-precision pass's prefetch and hydration's 16 reads at a time (2 at
+// a time, GOMAXPROCS), reported apart as full-/hydrate-serial-p50-ms;
+// each query is a new one, so both halves are as cold.
+func searchPhasesCase(b *testing.B, e *Engine, f index.Filter, n int, mix bool, limit int, ab bool) {
+	ctx := context.Background()
+	ab = ab && os.Getenv("PROSPECT_BENCH_IO_AB") != ""
+	queries := benchQueries(e, b.N, mix, uint64(7+limit))
+	phases := make([][]time.Duration, numPhases)
+	var engine, total []time.Duration
+	var serial [2][]time.Duration
+	var plans [3]int
+	reads := hydrateReads
+	defer func() { prefetchOff, hydrateReads = false, reads }()
+	b.ResetTimer()
+	for i, q := range queries {
+		old := ab && i%2 == 1
+		if old {
+			prefetchOff, hydrateReads = true, runtime.GOMAXPROCS(0)
+		}
+		var p searchPhases
+		start := time.Now()
+		res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
+		d := time.Since(start)
+		prefetchOff, hydrateReads = false, reads
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
+		}
+		if old {
+			serial[0] = append(serial[0], p.d[phaseFull])
+			serial[1] = append(serial[1], p.d[phaseHydrate])
+			continue
+		}
+		for ph := range numPhases {
+			phases[ph] = append(phases[ph], p.d[ph])
+		}
+		engine = append(engine, d-p.d[phaseHydrate])
+		total = append(total, d)
+		plans[p.plan]++
+	}
+	b.StopTimer()
+	ms := func(ds []time.Duration, q float64) float64 {
+		slices.Sort(ds)
+		return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000
+	}
+	for ph, name := range phaseNames {
+		if ms(phases[ph], 0.99) > 0 {
+			b.ReportMetric(ms(phases[ph], 0.5), name+"-p50-ms")
+		}
+	}
+	if len(serial[0]) > 0 {
+		b.ReportMetric(ms(serial[0], 0.5), "full-serial-p50-ms")
+		b.ReportMetric(ms(serial[1], 0.5), "hydrate-serial-p50-ms")
+	}
+	b.ReportMetric(ms(engine, 0.5), "engine-p50-ms")
+	b.ReportMetric(ms(engine, 0.99), "engine-p99-ms")
+	b.ReportMetric(ms(total, 0.5), "total-p50-ms")
+	b.ReportMetric(ms(total, 0.99), "total-p99-ms")
+	for p, name := range planNames {
+		if plans[p] > 0 {
+			b.ReportMetric(float64(plans[p])/float64(len(engine)), name+"-share")
+		}
+	}
+	b.ReportMetric(float64(n), "candidates")
+	if recallQueries() > 0 {
+		r10, r100 := recallLimit(b, e, f, benchQueries(e, recallQueries(), mix, 2), limit)
+		b.ReportMetric(r10, "recall@10")
+		if limit == 100 {
+			b.ReportMetric(r100, "recall@100")
 		}
 	}
 }

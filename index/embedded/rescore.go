@@ -79,7 +79,7 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 // tens of ms (docs/benchmarks.md, "10M search phases"). A page already
 // cached costs a system call (about a µs).
 func (fv *flatVectors) prefetch(top []scored) {
-	if fv == nil || fv.broken || fv.m == nil {
+	if fv == nil || fv.broken || fv.m == nil || prefetchOff {
 		return
 	}
 	const page = 4096
@@ -99,6 +99,9 @@ func (fv *flatVectors) prefetch(top []scored) {
 		}
 	}
 }
+
+// prefetchOff turns prefetch off (the benchmarks' A/B).
+var prefetchOff bool
 
 // storedVector reads a live document's full-precision vector from its
 // stored entry into v (the final pass without a vector file); ok is false
