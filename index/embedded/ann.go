@@ -476,8 +476,10 @@ func (e *Engine) annBuild() {
 		if e.ann.idx == a {
 			parallel(len(ids), 512, func(_, lo, hi int) {
 				short := make([]int32, 0, annShortlist)
+				v := make([]float32, e.dim) // one buffer a worker: no garbage a company
 				for i := lo; i < hi; i++ {
-					lists[i] = a.nearest(e.vectorOf(ids[i]), e.signOf(ids[i]), short)
+					dequantize(v, e.int8Of(ids[i]), e.scales[ids[i]])
+					lists[i] = a.nearest(v, e.signOf(ids[i]), short)
 				}
 			})
 		}
