@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -109,9 +108,14 @@ type annIndex struct {
 	// query ranks the lists by the members' likely best dot product
 	// (rankLists), not by the centroid's.
 	mean, vari []float32
-	lists      []*roaring.Bitmap
-	assign     []uint16 // by slot; annNone when in no list
-	dirty      *roaring.Bitmap
+	// meanQ and variQ are mean and vari as int8 with a scale a list
+	// (setStats), so that rankLists goes through the AVX2 kernel of the
+	// exact scan: 3,163 lists at 10M cost 1.4-2 ms a query in float32.
+	meanQ, variQ []int8
+	meanS, variS []float32
+	lists        []*roaring.Bitmap
+	assign       []uint16 // by slot; annNone when in no list
+	dirty        *roaring.Bitmap
 	// While the builder computes a batch outside the write lock, writers
 	// record the slots they touch in retouched, whose assignment the
 	// batch must not apply.
@@ -520,7 +524,7 @@ func (e *Engine) annTrain() *annIndex {
 		return nil
 	}
 	a := newANN(dim, cent, key, n)
-	a.mean, a.vari = listStats(sample, dim, a)
+	a.setStats(listStats(sample, dim, a))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.dim != dim || !sameChunks(e.chunks, chunks) {
@@ -619,18 +623,62 @@ func (a *annIndex) rankLists(q []float32) []int {
 	}
 	score := make([]float32, a.nlist)
 	for l := range score {
-		if a.mean == nil {
+		var m, v float32
+		switch {
+		case a.meanQ != nil:
+			m = dotInt8(q, a.meanQ[l*dim:(l+1)*dim]) * a.meanS[l]
+			v = dotInt8(q2, a.variQ[l*dim:(l+1)*dim]) * a.variS[l]
+		case a.mean != nil:
+			m = fullDot(q, a.mean[l*dim:(l+1)*dim])
+			v = fullDot(q2, a.vari[l*dim:(l+1)*dim])
+		default:
 			score[l] = fullDot(q, a.cent[l*dim:(l+1)*dim])
 			continue
 		}
-		m := fullDot(q, a.mean[l*dim:(l+1)*dim])
-		v := fullDot(q2, a.vari[l*dim:(l+1)*dim])
 		score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
 	}
-	order := make([]int, a.nlist)
-	for l := range order {
-		order[l] = l
+	// Sorted as integers: the score's bits made to order descending,
+	// then the list number (a third of the time of sorting by a closure).
+	keys := make([]uint64, a.nlist)
+	for l, s := range score {
+		keys[l] = uint64(descBits(s))<<32 | uint64(l)
 	}
-	slices.SortFunc(order, func(x, y int) int { return cmp.Or(cmp.Compare(score[y], score[x]), x-y) })
+	slices.Sort(keys)
+	order := make([]int, a.nlist)
+	for i, k := range keys {
+		order[i] = int(uint32(k))
+	}
 	return order
+}
+
+// descBits maps a float32 (not NaN) to a uint32 whose ascending order is
+// the float's descending order (-0 and +0 alike).
+func descBits(f float32) uint32 {
+	if f == 0 {
+		f = 0
+	}
+	b := math.Float32bits(f)
+	if b&(1<<31) != 0 {
+		return b // negative: larger magnitude sorts later
+	}
+	return ^b &^ (1 << 31)
+}
+
+// setStats installs the lists' member statistics and their int8 copies
+// (rankLists). Quantizing moves a list's score by about 0.001 (one code
+// step of a list's largest mean component, spread over the dimensions),
+// against gaps of 0.01-0.1 between the lists a query walks.
+func (a *annIndex) setStats(mean, vari []float32) {
+	a.mean, a.vari = mean, vari
+	a.meanQ, a.variQ, a.meanS, a.variS = nil, nil, nil, nil
+	if len(mean) != a.nlist*a.dim || len(vari) != len(mean) {
+		return
+	}
+	a.meanQ, a.variQ = make([]int8, len(mean)), make([]int8, len(vari))
+	a.meanS, a.variS = make([]float32, a.nlist), make([]float32, a.nlist)
+	for l := range a.nlist {
+		r := l * a.dim
+		a.meanS[l] = quantizeInto(a.meanQ[r:r+a.dim], mean[r:r+a.dim])
+		a.variS[l] = quantizeInto(a.variQ[r:r+a.dim], vari[r:r+a.dim])
+	}
 }
