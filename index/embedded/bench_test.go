@@ -391,6 +391,8 @@ func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
 type fullVectors struct {
 	dim  int
 	half []byte // 2*dim bytes a slot
+	// truths caches truth's answers (guarded by fullMu).
+	truths map[string][]scored
 }
 
 var (
@@ -451,6 +453,26 @@ func fullOf(tb testing.TB, e *Engine) *fullVectors {
 	return f
 }
 
+// truth is the exact full-precision top limit (up to 100) of q among f's
+// candidates, computed once per filter and query. Callers hold e.mu.
+func (f *fullVectors) truth(e *Engine, filter index.Filter, q []float32, limit int) []scored {
+	key := fmt.Sprintf("%v|%x", filter, q[:min(8, len(q))])
+	fullMu.Lock()
+	top, ok := f.truths[key]
+	fullMu.Unlock()
+	if !ok || limit > 100 {
+		cand, _ := e.eval(filter, e.live)
+		top = f.exactFull(e, cand.ToArray(), q, max(limit, 100))
+		fullMu.Lock()
+		if f.truths == nil {
+			f.truths = map[string][]scored{}
+		}
+		f.truths[key] = top
+		fullMu.Unlock()
+	}
+	return top[:min(limit, len(top))]
+}
+
 // exactFull is the reference ranking: the float32 dot product of q with
 // each candidate's full-precision vector, best k, in parallel. Callers
 // hold e.mu.
@@ -492,9 +514,7 @@ func recallLimit(tb testing.TB, e *Engine, f index.Filter, queries [][]float32, 
 			tb.Fatal(err)
 		}
 		e.mu.RLock()
-		cand, _ := e.eval(f, e.live)
-		ids := cand.ToArray()
-		top := full.exactFull(e, ids, q, limit)
+		top := full.truth(e, f, q, limit)
 		want := map[string]int{}
 		for i, s := range top {
 			want[e.domains.get(s.id)] = i
@@ -645,11 +665,15 @@ func BenchmarkVectorSearch(b *testing.B) {
 //	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench SearchPhases -benchtime 50x ./index/embedded/
 func BenchmarkSearchPhases(b *testing.B) {
 	e := benchEngine(b)
-	for _, sel := range benchSelectivities {
+	sels := slices.Insert(slices.Clone(benchSelectivities), 3, struct {
+		name string
+		frac float64
+	}{"1pct", 0.01})
+	for _, sel := range sels {
 		f, n := pickFilter(e, sel.frac)
 		for _, kind := range []string{"stored", "mix"} {
 			for _, pl := range benchPlans(b) {
-				if pl != "auto" && n <= exactMax {
+				if pl != "auto" && 2*poolSize(n, 100) >= n {
 					continue // every plan is the exact scan there
 				}
 				for _, limit := range []int{10, 100} {

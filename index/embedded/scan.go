@@ -215,9 +215,9 @@ const (
 var annOff atomic.Bool
 
 // planForce, when set to a plan + 1, makes the planner take that plan for
-// every candidate set above exactMax (benchmarks compare the plans on the
-// same queries); the ANN plan still falls back to the screen without an
-// index.
+// every candidate set the screen can rank (more than twice its pool;
+// benchmarks compare the plans on the same queries); the ANN plan still
+// falls back to the screen without an index.
 var planForce atomic.Int32
 
 // plan chooses how to rank c candidates out of live for the top k. The ANN
@@ -226,11 +226,14 @@ var planForce atomic.Int32
 // of engine time and a 30% filter from 13-15 to 11-12.5 ms, with recall@10
 // 1.000 (docs/benchmarks.md "ANN recall for mixtures (issue 24)").
 func (e *Engine) plan(c, live, k int) int {
-	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
+	if 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
 	}
 	if f := int(planForce.Load()); f > 0 {
 		return f - 1
+	}
+	if c <= exactMax {
+		return planExact
 	}
 	if a := e.ann.idx; a != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k, a.nlist) {
 		return planANN
