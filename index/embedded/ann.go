@@ -45,9 +45,23 @@ var (
 	// annMinDocs: below this many companies no index is built (the exact
 	// scan and the screen are cheap enough).
 	annMinDocs = 200_000
-	// annMinSel: the planner takes the ANN plan for candidate sets of at
-	// least this share of the index (and above exactMax).
-	annMinSel = 0.02
+	// annMaxWalk: the planner takes the ANN plan only when the walk is
+	// expected to cover at most this many average lists' worth of the
+	// index (annWalk: the gathered count over the candidates' share of a
+	// list), which scales with the index where a share of it did not: the
+	// old floor of 2% sent 5% filters at 10M (20,000 to gather, 126
+	// lists' worth) to a walk of 180-320 ms against 32-38 ms for the
+	// screen (docs/benchmarks.md, "10M search phases"). At 1M it keeps
+	// unfiltered queries and filters over 29% on the index (as before,
+	// 16%), at 10M filters over 9%.
+	annMaxWalk = 70.0
+	// annAbortWalk: a walk that has visited this many times its expected
+	// lists (and 16 more) without gathering enough stops, and the query
+	// takes the screen: the filter is correlated with the query's
+	// neighbourhood (an industry far from it), the walk would go through
+	// most of the index, and the lists' order, the query's and not the
+	// filter's, would not find its best candidates either.
+	annAbortWalk = 4.0
 	// annGatherLists, annGatherMin, annGatherPerK: the walk over the
 	// lists stops once it holds the largest of annGatherLists average
 	// lists' worth of the candidates (c*annGatherLists/nlist: a fixed
@@ -86,6 +100,13 @@ const (
 // c from nlist lists.
 func annTarget(c, k, nlist int) int {
 	return max(int(annGatherLists*float64(c)/float64(max(1, nlist))), annGatherMin, annGatherPerK*k)
+}
+
+// annWalk is how many lists the walk is expected to visit to gather
+// annTarget of c candidates: a list holds c/nlist of them on average (for
+// a filter not correlated with the query).
+func annWalk(c, k, nlist int) float64 {
+	return float64(annTarget(c, k, nlist)) * float64(nlist) / float64(max(1, c))
 }
 
 // annLists is the number of centroids for n companies.
@@ -567,6 +588,7 @@ func (e *Engine) annReady() bool {
 // too long a tail). Callers hold mu for reading.
 func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases) (*roaring.Bitmap, bool) {
 	a := e.ann.idx
+	c := int(cand.GetCardinality())
 	if a == nil || a.dim != len(q) {
 		return nil, false
 	}
@@ -587,9 +609,13 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *se
 	parts := make([]*roaring.Bitmap, 0, 64)
 	parts = append(parts, tail)
 	got := 0
-	for _, l := range order {
+	maxVisit := int(annAbortWalk*float64(target)*float64(a.nlist)/float64(max(1, c))) + 16
+	for i, l := range order {
 		if got >= target {
 			break
+		}
+		if i >= maxVisit {
+			return nil, false // a filter far from the query: the screen
 		}
 		p := a.lists[l]
 		if !unfiltered {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
 )
@@ -656,5 +658,67 @@ func TestDescBits(t *testing.T) {
 	}
 	if negZero := float32(math.Copysign(0, -1)); descBits(negZero) != descBits(0) {
 		t.Errorf("-0 and +0 order apart")
+	}
+}
+
+// TestPlanScales checks the planner's choice at the list counts of a 1M
+// and a 10M index: the ANN plan where the walk covers at most annMaxWalk
+// lists' worth, the screen between that and exactMax, the exact scan
+// below.
+func TestPlanScales(t *testing.T) {
+	for _, tc := range []struct {
+		live, c, k, want int
+	}{
+		{1_000_000, 1_000_000, 100, planANN},
+		{1_000_000, 300_754, 100, planANN},
+		{1_000_000, 250_000, 100, planScreen},
+		{1_000_000, 60_000, 100, planExact},
+		{10_000_000, 10_000_000, 10, planANN},
+		{10_000_000, 3_000_000, 100, planANN},
+		{10_000_000, 1_000_000, 100, planANN},
+		{10_000_000, 500_000, 100, planScreen},
+		{10_000_000, 100_000, 10, planScreen},
+		{10_000_000, 50_000, 100, planExact},
+	} {
+		e := &Engine{}
+		e.ann.idx = &annIndex{nlist: annLists(tc.live)}
+		if got := e.plan(tc.c, tc.live, tc.k); got != tc.want {
+			t.Errorf("%d of %d (%d lists), top %d: plan %s (walk %.0f lists), want %s", tc.c, tc.live, e.ann.idx.nlist, tc.k,
+				planNames[got], annWalk(tc.c, tc.k, e.ann.idx.nlist), planNames[tc.want])
+		}
+	}
+}
+
+// TestANNFarFilter checks that a filter whose companies all lie in the
+// lists ranked last for the query stops the walk and takes the screen,
+// with the screen's recall.
+func TestANNFarFilter(t *testing.T) {
+	e := annEngine(t, 40_000, 12)
+	q := benchQueries(e, 1, false, 9)[0]
+	e.mu.RLock()
+	a := e.ann.idx
+	order := a.rankLists(q)
+	far := roaring.New()
+	for _, l := range order[len(order)*2/3:] {
+		far.Or(a.lists[l])
+	}
+	var domains []string
+	it := far.Iterator()
+	for it.HasNext() {
+		domains = append(domains, e.domains.get(it.Next()))
+	}
+	walk := annWalk(len(domains), 10, a.nlist)
+	e.mu.RUnlock()
+	if walk > annMaxWalk {
+		t.Fatalf("the filter's %d companies would not take the ANN plan (walk %.0f)", len(domains), walk)
+	}
+	f := index.Terms{Field: index.DomainField, Values: domains}
+	var r10 float64
+	plan := planOf(e, func() { r10, _ = recallLimit(t, e, f, [][]float32{q}, 10) })
+	if plan != planScreen {
+		t.Errorf("plan %s, want the screen after the walk stopped", planNames[max(0, plan)])
+	}
+	if r10 < 0.9 {
+		t.Errorf("recall@10 %.2f", r10)
 	}
 }

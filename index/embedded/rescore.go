@@ -18,13 +18,22 @@ import (
 // this pass the recall is the float32 scan's. Every plan ends here, so a
 // returned document scores the same whichever plan ran.
 
-// rescoreK is how many int8-ranked candidates are rescored for a top k.
+// rescoreK is how many int8-ranked candidates are rescored for a top k:
+// 2k+20, and at least rescoreMin. The floor is for small pages of a large
+// index: at 10M companies a stored company's neighbourhood holds many
+// companies within the int8 codes' error of each other, and rescoring the
+// best 40 for a top 10 returned 0.68-0.84 of the exact top 10 on every
+// plan (the exact scan too), rescoring the best 220 0.96-1.00
+// (docs/benchmarks.md, "10M search phases").
 func rescoreK(k int) int {
 	if k <= 0 {
 		return k
 	}
-	return 2*k + 20
+	return max(2*k+20, rescoreMin)
 }
+
+// rescoreMin is rescoreK's floor (a variable for the benchmarks).
+var rescoreMin = 220
 
 // rescoreFull rescores top (ranked by dotID) with the stored full-precision
 // vectors and returns the best k with similarity >= min. A document whose

@@ -235,7 +235,7 @@ func (e *Engine) plan(c, live, k int) int {
 	if c <= exactMax {
 		return planExact
 	}
-	if a := e.ann.idx; a != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k, a.nlist) {
+	if a := e.ann.idx; a != nil && !annOff.Load() && annWalk(c, k, a.nlist) <= annMaxWalk && c >= annGatherRatio*annTarget(c, k, a.nlist) {
 		return planANN
 	}
 	return planScreen
