@@ -778,3 +778,52 @@ func benchPlans(b *testing.B) []string {
 	}
 	return out
 }
+
+// BenchmarkExactRandom times exact over candidates spread over a 1 GB
+// index of int8 codes (4M companies' worth, as a filter's or the ANN
+// plan's gathered lists are at 10M) and over a dense run of them, to see
+// readAhead's effect on both.
+func BenchmarkExactRandom(b *testing.B) {
+	const dim, n = 256, 4 << 20
+	e := &Engine{dim: dim, domains: newDomainTable(), scales: make([]float32, n)}
+	r := rand.New(rand.NewPCG(1, 1))
+	for range n / chunkDocs {
+		c := allocInt8(chunkDocs * dim)
+		for i := range c {
+			c[i] = int8(r.Uint32())
+		}
+		e.chunks = append(e.chunks, c)
+	}
+	for i := range e.scales {
+		e.scales[i] = 0.01
+	}
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	spread := make([]uint32, 63_000)
+	for i := range spread {
+		spread[i] = uint32(r.IntN(n))
+	}
+	slices.Sort(spread)
+	spread = slices.Compact(spread)
+	dense := make([]uint32, 63_000)
+	for i := range dense {
+		dense[i] = uint32(1_000_000 + i)
+	}
+	for _, tc := range []struct {
+		name string
+		ids  []uint32
+	}{{"spread", spread}, {"dense", dense}} {
+		for _, ahead := range []int{0, readAhead} {
+			b.Run(fmt.Sprintf("%s/ahead=%d", tc.name, ahead), func(b *testing.B) {
+				old := readAhead
+				readAhead = ahead
+				defer func() { readAhead = old }()
+				for i := 0; i < b.N; i++ {
+					e.exact(context.Background(), tc.ids, q, -2, 220)
+				}
+			})
+		}
+	}
+}

@@ -600,19 +600,45 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 	}
 }
 
+// readAhead (a variable for BenchmarkExactRandom) is how many candidates ahead exact reads the first byte of
+// each cache line of a candidate's codes. Candidates spread over the whole
+// index (a filter's, the ANN plan's gathered lists) miss the caches on
+// every one; the early reads let the processor wait for several at once
+// instead of one after the other: 63,000 candidates spread over 1 GB of
+// codes took 12.3-13.1 ms without, 7.2-8.8 ms with, a dense run the same
+// (BenchmarkExactRandom, 2 workers, load average 4).
+var readAhead = 4
+
+// touchCodes reads one byte of each cache line of a document's codes (see
+// readAhead); the sum only keeps the reads from being dropped.
+func (e *Engine) touchCodes(id uint32) int8 {
+	c := e.int8Of(id)
+	var t int8
+	for off := 0; off < len(c); off += 64 {
+		t += c[off]
+	}
+	return t
+}
+
 // exact scans ids with the int8 dot product (dotID): the best k at or above min
 // and how many are at or above min.
 func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float32, k int) ([]scored, int) {
 	workers := runtime.GOMAXPROCS(0)
 	heaps := make([]*topK, workers)
 	counts := make([]int, workers)
+	sinks := make([]int8, workers)
 	used := parallel(len(ids), 4096, func(w, lo, hi int) {
 		h := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
 		heaps[w] = h
 		n := 0
-		for i, id := range ids[lo:hi] {
+		part := ids[lo:hi]
+		var sink int8
+		for i, id := range part {
 			if i&4095 == 0 && ctx.Err() != nil {
 				return
+			}
+			if readAhead > 0 && i+readAhead < len(part) {
+				sink += e.touchCodes(part[i+readAhead])
 			}
 			s := e.dotID(q, id)
 			if s < min {
@@ -624,7 +650,7 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 			}
 			h.offer(scored{id: id, score: s})
 		}
-		counts[w] = n
+		counts[w], sinks[w] = n, sink
 	})
 	merged := &topK{k: k, domains: e.domains}
 	total := 0
