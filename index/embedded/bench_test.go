@@ -785,18 +785,7 @@ func benchPlans(b *testing.B) []string {
 // readAhead's effect on both.
 func BenchmarkExactRandom(b *testing.B) {
 	const dim, n = 256, 4 << 20
-	e := &Engine{dim: dim, domains: newDomainTable(), scales: make([]float32, n)}
-	r := rand.New(rand.NewPCG(1, 1))
-	for range n / chunkDocs {
-		c := allocInt8(chunkDocs * dim)
-		for i := range c {
-			c[i] = int8(r.Uint32())
-		}
-		e.chunks = append(e.chunks, c)
-	}
-	for i := range e.scales {
-		e.scales[i] = 0.01
-	}
+	e, r := randomEngine(n, dim)
 	q := make([]float32, dim)
 	for i := range q {
 		q[i] = float32(r.NormFloat64())
@@ -826,4 +815,27 @@ func BenchmarkExactRandom(b *testing.B) {
 			})
 		}
 	}
+}
+
+// randomEngine is an engine of n random int8 vectors and sketches and
+// nothing else (no store, no domains): enough for exact.
+func randomEngine(n, dim int) (*Engine, *rand.Rand) {
+	e := &Engine{dim: dim, domains: newDomainTable(), scales: make([]float32, n)}
+	r := rand.New(rand.NewPCG(1, 1))
+	for range n / chunkDocs {
+		c := allocInt8(chunkDocs * dim)
+		for i := range c {
+			c[i] = int8(r.Uint32())
+		}
+		e.chunks = append(e.chunks, c)
+		sg := make([]uint64, chunkDocs*signWords(dim))
+		for i := range sg {
+			sg[i] = r.Uint64()
+		}
+		e.signs = append(e.signs, sg)
+	}
+	for i := range e.scales {
+		e.scales[i] = 0.01
+	}
+	return e, r
 }
