@@ -317,18 +317,17 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	// scans bitmap containers word by word.
 	lo, span := uint64(cand.Minimum()), uint64(cand.Maximum()-cand.Minimum())+1
 	it := cand.Iterator()
-	hits, seen := 0, 0
+	sample := make([]uint32, 0, totalSample)
 	for i := uint64(0); i < totalSample; i++ {
 		it.AdvanceIfNeeded(uint32(lo + span*i/totalSample))
 		if !it.HasNext() {
 			break
 		}
-		if e.dotID(q, it.Next()) >= min {
-			hits++
-		}
-		seen++
+		sample = append(sample, it.Next())
 	}
-	return top, max(n, int(float64(hits)/float64(max(1, seen))*float64(c)+0.5))
+	// Counted by exact (k 0: no ranking), which reads ahead.
+	_, hits := e.exact(ctx, sample, q, min, 0)
+	return top, max(n, int(float64(hits)/float64(max(1, len(sample)))*float64(c)+0.5))
 }
 
 // screenRank ranks sc.ids (more than exactMax) through the sketch passes
@@ -413,14 +412,12 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	}
 	// Estimate the share above min from an even sample of the candidates.
 	step := max(1, c/totalSample)
-	hits, seen := 0, 0
+	sample := make([]uint32, 0, c/step+1)
 	for i := 0; i < c; i += step {
-		if e.dotID(q, ids[i]) >= min {
-			hits++
-		}
-		seen++
+		sample = append(sample, ids[i])
 	}
-	return top.sorted(), max(n, int(float64(hits)/float64(seen)*float64(c)+0.5))
+	_, hits := e.exact(ctx, sample, q, min, 0)
+	return top.sorted(), max(n, int(float64(hits)/float64(len(sample))*float64(c)+0.5))
 }
 
 // screen returns the ids whose sketch agreement on the dimensions
