@@ -224,7 +224,12 @@ var planForce atomic.Int32
 // plan scans about annTarget candidates exactly where the screen passes
 // over all c: at 1M it took an unfiltered lookalike from 11-14 ms to 6 ms
 // of engine time and a 30% filter from 13-15 to 11-12.5 ms, with recall@10
-// 1.000 (docs/benchmarks.md "ANN recall for mixtures (issue 24)").
+// 1.000 (docs/benchmarks.md "ANN recall for mixtures (issue 24)"). It is
+// taken while the walk over the lists is short (annWalk <= annMaxWalk: the
+// threshold scales with the index, 29% of 1M, 9% of 10M); longer walks, as
+// a 5% filter's at 10M, cost more than the screen and lose recall when the
+// filter lies away from the query (docs/benchmarks.md "10M search
+// phases"). live is not used by the rule (kept for the callers).
 func (e *Engine) plan(c, live, k int) int {
 	if 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
