@@ -682,7 +682,7 @@ func TestPlanScales(t *testing.T) {
 	} {
 		e := &Engine{}
 		e.ann.idx = &annIndex{nlist: annLists(tc.live)}
-		if got := e.plan(tc.c, tc.live, tc.k); got != tc.want {
+		if got := e.plan(tc.c, tc.k); got != tc.want {
 			t.Errorf("%d of %d (%d lists), top %d: plan %s (walk %.0f lists), want %s", tc.c, tc.live, e.ann.idx.nlist, tc.k,
 				planNames[got], annWalk(tc.c, tc.k, e.ann.idx.nlist), planNames[tc.want])
 		}

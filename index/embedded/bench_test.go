@@ -606,7 +606,7 @@ func BenchmarkVectorSearch(b *testing.B) {
 				// The control: each query again without the ANN index
 				// (the screen), right after, so both see the same load.
 				var ctl []time.Duration
-				control := e.ann.idx != nil && e.plan(n, e.Len(), 100) == planANN
+				control := e.ann.idx != nil && e.plan(n, 100) == planANN
 				search := func(q []float32) time.Duration {
 					start := time.Now()
 					res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 100, Filter: f})

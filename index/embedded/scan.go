@@ -220,7 +220,7 @@ var annOff atomic.Bool
 // falls back to the screen without an index.
 var planForce atomic.Int32
 
-// plan chooses how to rank c candidates out of live for the top k. The ANN
+// plan chooses how to rank c candidates for the top k. The ANN
 // plan scans about annTarget candidates exactly where the screen passes
 // over all c: at 1M it took an unfiltered lookalike from 11-14 ms to 6 ms
 // of engine time and a 30% filter from 13-15 to 11-12.5 ms, with recall@10
@@ -229,8 +229,8 @@ var planForce atomic.Int32
 // threshold scales with the index, 29% of 1M, 9% of 10M); longer walks, as
 // a 5% filter's at 10M, cost more than the screen and lose recall when the
 // filter lies away from the query (docs/benchmarks.md "10M search
-// phases"). live is not used by the rule (kept for the callers).
-func (e *Engine) plan(c, live, k int) int {
+// phases").
+func (e *Engine) plan(c, k int) int {
 	if 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
 	}
@@ -262,7 +262,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	// ranks the rescoreK(k) best by the int8 similarity for the caller's
 	// full-precision pass (rescore.go).
 	ph := phasesOf(ctx)
-	plan := e.plan(c, int(e.live.GetCardinality()), k)
+	plan := e.plan(c, k)
 	pageK := k
 	k = rescoreK(k)
 	if plan == planANN {
