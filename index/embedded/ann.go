@@ -573,13 +573,16 @@ func sameChunks(a, b [][]int8) bool {
 	return &a[0] == &b[0]
 }
 
-// annReady reports whether the index has no dirty slot (tests and
-// benchmarks wait for it).
+// annReady reports whether the index has no dirty slot and no retraining
+// ahead (tests and benchmarks wait for it): an index trained while a load
+// was still growing is trained again once the companies need twice its
+// lists (annBuild), and until the new one is filled queries take the
+// screen.
 func (e *Engine) annReady() bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	a := e.ann.idx
-	return a != nil && a.dirty.IsEmpty()
+	return a != nil && a.dirty.IsEmpty() && annLists(int(e.live.GetCardinality())) < 2*a.nlist
 }
 
 // annGather returns the candidates the ANN plan ranks: the lists nearest
