@@ -93,11 +93,12 @@ type hitRef struct {
 	vec    []float32
 }
 
-// hydrateReads (a variable for the benchmarks' A/B) is how many profiles hydrate reads at once. The reads wait
-// on the disk more than they use a processor (at 10M companies the 24 GB
-// store is mostly not in the page cache, and a read that misses it is a
-// system call that frees its processor), so more of them than GOMAXPROCS
-// run: docs/benchmarks.md, "10M search phases".
+// hydrateReads is how many profiles hydrate reads at once (a variable
+// for the benchmarks' A/B). The reads wait on the disk more than they use
+// a processor (at 10M companies the 24 GB store is mostly not in the page
+// cache, and a read that misses it is a system call that frees its
+// processor), so more of them than GOMAXPROCS run: docs/benchmarks.md,
+// "10M search phases".
 var hydrateReads = 16
 
 // hydrate reads and decodes the profiles of refs, in parallel, keeping the
