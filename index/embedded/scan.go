@@ -602,8 +602,9 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 	}
 }
 
-// readAhead (a variable for BenchmarkExactRandom) is how many candidates ahead exact reads the first byte of
-// each cache line of a candidate's codes. Candidates spread over the whole
+// readAhead is how many candidates ahead exact reads the first byte of
+// each cache line of a candidate's codes (a variable for
+// BenchmarkExactRandom). Candidates spread over the whole
 // index (a filter's, the ANN plan's gathered lists) miss the caches on
 // every one; the early reads let the processor wait for several at once
 // instead of one after the other: 63,000 candidates spread over 1 GB of
