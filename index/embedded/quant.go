@@ -85,23 +85,37 @@ func dotInt8Go(q []float32, v []int8) float32 {
 	return (a0 + a1) + (a2 + a3)
 }
 
-// allocInt8 returns n zeroed int8s. Large allocations are aligned to a
-// huge page and marked for transparent huge pages (where the platform has
-// them), which cuts the TLB misses of the random reads the rescoring pass
-// makes.
+// allocInt8 returns n zeroed int8s. Large allocations are marked for
+// transparent huge pages (where the platform has them), which cuts the TLB
+// misses of the random reads the rescoring pass makes. They are not
+// over-allocated to start on a huge page: the pad (2 MiB a 16 MiB chunk)
+// was counted by the heap and, where the runtime zeroed reused memory for
+// it, resident (docs/benchmarks.md "Resident memory at 10M (issue 24)");
+// the huge pages within the allocation are advised instead, all but at
+// most one huge page's worth of it.
 func allocInt8(n int) []int8 {
+	v := make([]int8, n)
 	if n < 4*hugePage {
-		return make([]int8, n)
+		return v
 	}
-	raw := make([]byte, n+hugePage)
-	off := 0
-	if r := int(uintptr(unsafe.Pointer(&raw[0])) % hugePage); r != 0 {
-		off = hugePage - r
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), n)
+	if in := hugeInterior(b); len(in) > 0 {
+		adviseHuge(in)
 	}
-	b := raw[off : off+n : off+n]
-	adviseHuge(b)
 	// Faulting the pages in on another core overlaps the kernel's work
 	// with the caller filling them (index load).
 	go prefault(b)
-	return unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), n)
+	return v
+}
+
+// hugeInterior returns the largest part of b that starts and ends on a
+// huge page boundary (empty when there is none).
+func hugeInterior(b []byte) []byte {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := int((hugePage - start%hugePage) % hugePage)
+	hi := int((start + uintptr(len(b))) % hugePage)
+	if lo+hi >= len(b) {
+		return nil
+	}
+	return b[lo : len(b)-hi]
 }
