@@ -136,7 +136,7 @@ type Engine struct {
 	scores  []int16
 	starts  []int32
 	live    *roaring.Bitmap
-	post    [numKeyword]map[string]*roaring.Bitmap
+	post    [numKeyword]keywordPostings // postings.go
 	exists  map[uint8]*roaring.Bitmap
 
 	// rangeCache holds range filters evaluated over every live document,
@@ -311,7 +311,7 @@ func (e *Engine) reset() {
 	e.signs, e.scales = nil, nil
 	e.live = roaring.New()
 	for i := range e.post {
-		e.post[i] = map[string]*roaring.Bitmap{}
+		e.post[i] = newKeywordPostings()
 	}
 	e.exists = map[uint8]*roaring.Bitmap{}
 }
@@ -446,15 +446,7 @@ func newBulkPostings() *bulkPostings {
 func (e *Engine) addPostings(b *bulkPostings) {
 	for slot := range b.post {
 		for v, ids := range b.post[slot] {
-			bm := e.post[slot][v]
-			if bm == nil {
-				bm = roaring.New()
-				// A copy: the value may share memory with the rest of
-				// its record (the ingest decoder's), which the key
-				// would keep alive.
-				e.post[slot][strings.Clone(v)] = bm
-			}
-			bm.AddMany(ids)
+			e.post[slot].add(v, ids)
 		}
 	}
 	for bit, ids := range b.exists {
@@ -514,12 +506,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 func (e *Engine) unindex(id uint32, old *entry) {
 	for slot, vals := range old.terms {
 		for _, v := range vals {
-			if bm := e.post[slot][v]; bm != nil {
-				bm.Remove(id)
-				if bm.IsEmpty() {
-					delete(e.post[slot], v)
-				}
-			}
+			e.post[slot].remove(v, id)
 		}
 	}
 	for _, bm := range e.exists {

@@ -136,7 +136,7 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		post := e.post[keywordSlot[n.Field]]
 		lists := make([]*roaring.Bitmap, 0, len(n.Values))
 		for _, v := range n.Values {
-			if bm := post[v]; bm != nil {
+			if bm := post.get(v); bm != nil {
 				lists = append(lists, bm)
 			}
 		}
