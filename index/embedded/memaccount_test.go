@@ -35,6 +35,9 @@ func reportMemory(b *testing.B) {
 	anon, file := roll["Anonymous"], roll["Rss"]-roll["Anonymous"]
 	b.ReportMetric(mb(anon), "rss-anon-MB")
 	b.ReportMetric(mb(file), "rss-file-MB")
+	// Of the anonymous bytes, those in transparent huge pages (the int8
+	// chunks ask for them: allocInt8).
+	b.ReportMetric(mb(roll["AnonHugePages"]), "rss-hugepages-MB")
 	goRes := ms.HeapInuse + (ms.HeapIdle - ms.HeapReleased) + ms.StackInuse + other
 	if anon > goRes {
 		b.ReportMetric(mb(anon-goRes), "anon-outside-go-MB")
