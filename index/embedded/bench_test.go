@@ -330,12 +330,12 @@ func pickFilter(e *Engine, frac float64) (index.Filter, int) {
 	}
 	e.mu.RLock()
 	var countries, industries []string
-	e.post[keywordSlot[index.CountryField]].each(func(v string, c uint64) {
+	e.post[keywordSlot[index.CountryField]].each(e.domains, func(v string, c uint64) {
 		if c > uint64(n/200) {
 			countries = append(countries, v)
 		}
 	})
-	e.post[keywordSlot[index.IndustryField]].each(func(v string, _ uint64) {
+	e.post[keywordSlot[index.IndustryField]].each(e.domains, func(v string, _ uint64) {
 		industries = append(industries, v)
 	})
 	e.mu.RUnlock()

@@ -414,7 +414,10 @@ func (e *Engine) loadAll() error {
 // bulkPostings collects postings to add at once: during loadAll, and in
 // each upsert call.
 type bulkPostings struct {
-	post   [numKeyword]map[string][]uint32
+	post [numKeyword]map[string][]uint32
+	// self holds the documents whose value is their own domain
+	// (keywordPostings.self).
+	self   [numKeyword][]uint32
 	exists map[uint8][]uint32
 	live   []uint32
 }
@@ -427,6 +430,7 @@ var upsertPostings = sync.Pool{New: func() any { return newBulkPostings() }}
 func (b *bulkPostings) reset() {
 	for i := range b.post {
 		clear(b.post[i])
+		b.self[i] = b.self[i][:0]
 	}
 	clear(b.exists)
 	b.live = b.live[:0]
@@ -446,8 +450,9 @@ func newBulkPostings() *bulkPostings {
 func (e *Engine) addPostings(b *bulkPostings) {
 	for slot := range b.post {
 		for v, ids := range b.post[slot] {
-			e.post[slot].add(v, ids)
+			e.post[slot].add(v, ids, e.domains)
 		}
+		e.post[slot].addSelf(b.self[slot], e.domains)
 	}
 	for bit, ids := range b.exists {
 		bm := e.exists[bit]
@@ -492,6 +497,10 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 			continue // ids answers domain terms; a bitmap per domain would waste memory
 		}
 		for _, v := range vals {
+			if v == domain {
+				bulk.self[slot] = append(bulk.self[slot], id)
+				continue
+			}
 			bulk.post[slot][v] = append(bulk.post[slot][v], id)
 		}
 	}
