@@ -183,6 +183,7 @@ func (e *Engine) trimSlots() {
 	e.starts = slices.Clip(slices.Clone(e.starts))
 	e.scales = slices.Clip(slices.Clone(e.scales))
 	e.domains.trim()
+	e.releaseChunkTails()
 }
 
 // compactBitmap returns a copy of bm without spare capacity.

@@ -110,12 +110,37 @@ func allocInt8(n int) []int8 {
 
 // hugeInterior returns the largest part of b that starts and ends on a
 // huge page boundary (empty when there is none).
-func hugeInterior(b []byte) []byte {
+func hugeInterior(b []byte) []byte { return interior(b, hugePage) }
+
+// interior returns the largest part of b that starts and ends on a
+// multiple of align, a power of two (empty when there is none).
+func interior(b []byte, align uintptr) []byte {
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	lo := int((hugePage - start%hugePage) % hugePage)
-	hi := int((start + uintptr(len(b))) % hugePage)
+	lo := int((align - start%align) % align)
+	hi := int((start + uintptr(len(b))) % align)
 	if lo+hi >= len(b) {
 		return nil
 	}
 	return b[lo : len(b)-hi]
+}
+
+// releaseChunkTails hands back the pages of the last int8 and sketch
+// chunks beyond the last slot: allocInt8 faulted the whole chunk in, and
+// those slots hold zeros until a new company takes them (the released
+// pages read as zeros, and fault in again when written). At 10M the last
+// chunk is 40% empty: 7 MB. Callers hold mu for writing, or run before
+// the engine is shared.
+func (e *Engine) releaseChunkTails() {
+	n := e.domains.slots()
+	last := len(e.chunks) - 1
+	if last < 0 || last != (n-1)/chunkDocs || e.dim == 0 {
+		return
+	}
+	used := n - last*chunkDocs
+	c := e.chunks[last]
+	releaseZeros(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), len(c))[used*e.dim:])
+	if last < len(e.signs) {
+		sg := e.signs[last]
+		releaseZeros(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sg))), 8*len(sg))[8*used*signWords(e.dim):])
+	}
 }

@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -236,6 +237,43 @@ func TestHugeInterior(t *testing.T) {
 			}
 			if lo >= hugePage || len(b)-int(lo)-len(in) >= hugePage {
 				t.Fatalf("interior at offset %d, %d bytes of %d: not the largest", lo, len(in), len(b))
+			}
+		})
+	}
+}
+
+func TestReleaseChunkTails(t *testing.T) {
+	const dim = 64
+	for _, n := range []int{1, 1000, chunkDocs - 1, chunkDocs, chunkDocs + 4097} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			e := &Engine{dim: dim, domains: newDomainTable()}
+			e.domains.add(uint32(n-1), "last.example") // slots() == n
+			for range (n + chunkDocs - 1) / chunkDocs {
+				e.chunks = append(e.chunks, allocInt8(chunkDocs*dim))
+				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(dim)))
+			}
+			for id := range n {
+				e.int8Of(uint32(id))[dim-1] = 1
+				e.signOf(uint32(id))[0] = 1
+			}
+			e.releaseChunkTails()
+			for id := range len(e.chunks) * chunkDocs {
+				want := int8(0)
+				if id < n {
+					want = 1
+				}
+				if got := e.int8Of(uint32(id))[dim-1]; got != want {
+					t.Fatalf("slot %d: code %d, want %d", id, got, want)
+				}
+				if got := e.signOf(uint32(id))[0]; got != uint64(want) {
+					t.Fatalf("slot %d: sketch %d, want %d", id, got, want)
+				}
+			}
+			// The released pages take writes again.
+			last := uint32(len(e.chunks)*chunkDocs - 1)
+			e.int8Of(last)[0] = 3
+			if e.int8Of(last)[0] != 3 {
+				t.Fatal("write to a released page lost")
 			}
 		})
 	}
