@@ -14,13 +14,7 @@ import (
 func TestOpenScanLeavesBlockCache(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	e, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: benchDim}); err != nil {
-		t.Fatal(err)
-	}
+	e := openDim(t, dir, benchDim)
 	r := rand.New(rand.NewPCG(3, 4))
 	var domains []string
 	for from := 0; from < 10_000; from += 2_000 {
@@ -32,15 +26,7 @@ func TestOpenScanLeavesBlockCache(t *testing.T) {
 			domains = append(domains, d.Company.Domain)
 		}
 	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	e, err = Open(dir, Options{CacheBytes: 64 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e = reopen(t, e, dir) // the default block cache: 64 MiB
 	if n := e.Len(); n != len(domains) {
 		t.Fatalf("%d companies after open, want %d", n, len(domains))
 	}
@@ -57,4 +43,14 @@ func TestOpenScanLeavesBlockCache(t *testing.T) {
 	if got := e.db.Metrics().BlockCache.Size; got <= 2*loadCacheBytes {
 		t.Fatalf("block cache holds %d bytes after reading every profile: the reservation was kept", got)
 	}
+}
+
+// openDim opens an engine in dir for vectors of dim dimensions.
+func openDim(t *testing.T, dir string, dim int) *Engine {
+	t.Helper()
+	e := reopen(t, nil, dir)
+	if err := e.SetMeta(context.Background(), index.Meta{EmbedderID: "x", Dimension: dim}); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -153,13 +153,7 @@ func TestKeywordPostings(t *testing.T) {
 func TestOwnDomainPostings(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	e, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: flatTestDim}); err != nil {
-		t.Fatal(err)
-	}
+	e := openDim(t, dir, flatTestDim)
 	docs := flatDocs(rand.New(rand.NewPCG(1, 1)), 0, 3) // c0000.com, c0001.com, c0002.com
 	docs[0].Company.MXProvider = "c0000.com"            // its own
 	docs[1].Company.MXProvider = "c0001.com"
@@ -200,13 +194,7 @@ func TestOwnDomainPostings(t *testing.T) {
 	upsert(docs[1])
 	check("own changed", "c0001.com")
 	check("own changed", "mail.example", "c0001.com")
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if e, err = Open(dir, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e = reopen(t, e, dir)
 	check("reopened", "c0000.com", "c0002.com")
 	check("reopened", "c0001.com")
 	check("reopened", "mail.example", "c0001.com")
