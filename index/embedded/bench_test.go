@@ -330,14 +330,14 @@ func pickFilter(e *Engine, frac float64) (index.Filter, int) {
 	}
 	e.mu.RLock()
 	var countries, industries []string
-	for v, bm := range e.post[keywordSlot[index.CountryField]] {
-		if bm.GetCardinality() > uint64(n/200) {
+	e.post[keywordSlot[index.CountryField]].each(e.domains, func(v string, c uint64) {
+		if c > uint64(n/200) {
 			countries = append(countries, v)
 		}
-	}
-	for v := range e.post[keywordSlot[index.IndustryField]] {
+	})
+	e.post[keywordSlot[index.IndustryField]].each(e.domains, func(v string, _ uint64) {
 		industries = append(industries, v)
-	}
+	})
 	e.mu.RUnlock()
 	sort.Strings(countries)
 	sort.Strings(industries)

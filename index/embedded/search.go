@@ -158,10 +158,10 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 			}
 			return roaring.And(e.domainIDs(n.Values), cand), nil
 		}
-		post := e.post[keywordSlot[n.Field]]
+		post := &e.post[keywordSlot[n.Field]]
 		lists := make([]*roaring.Bitmap, 0, len(n.Values))
 		for _, v := range n.Values {
-			if bm := post[v]; bm != nil {
+			if bm := post.get(v, e.domains); bm != nil {
 				lists = append(lists, bm)
 			}
 		}
