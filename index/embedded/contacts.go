@@ -1138,17 +1138,7 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 	}
 	ranked := x.score(ctx, cand, s.Vector, float32(s.MinSimilarity))
 	res.Total = len(ranked)
-	doms := roaring.New()
-	ids := make([]uint32, 0, 4096)
-	for _, r := range ranked {
-		ids = append(ids, x.domID[r.id])
-		if len(ids) == cap(ids) {
-			doms.AddMany(ids)
-			ids = ids[:0]
-		}
-	}
-	doms.AddMany(ids)
-	res.Companies = int(doms.GetCardinality())
+	res.Companies = x.companiesOf(ranked)
 	picked := x.pick(ranked, s)
 	type ref struct {
 		pid int64
@@ -1163,21 +1153,39 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 		}
 	}
 	x.mu.RUnlock()
-	for _, r := range refs {
+	hits, err := found(refs, func(r ref) (index.ContactHit, error) {
 		c, err := e.contactProfile(r.pid)
-		if errors.Is(err, index.ErrNotFound) {
-			continue
-		}
 		if err != nil {
-			return res, err
+			return index.ContactHit{}, err
 		}
 		h := index.ContactHit{Contact: c, Vector: r.vec}
 		if s.Vector != nil {
 			h.Similarity = float64(r.sim)
 		}
-		res.Hits = append(res.Hits, h)
+		return h, nil
+	})
+	if err != nil {
+		return res, err
+	}
+	if len(hits) > 0 {
+		res.Hits = hits
 	}
 	return res, ctx.Err()
+}
+
+// companiesOf counts the employers of the scored contacts.
+func (x *contactIndex) companiesOf(ranked []cScored) int {
+	doms := roaring.New()
+	ids := make([]uint32, 0, 4096)
+	for _, r := range ranked {
+		ids = append(ids, x.domID[r.id])
+		if len(ids) == cap(ids) {
+			doms.AddMany(ids)
+			ids = ids[:0]
+		}
+	}
+	doms.AddMany(ids)
+	return int(doms.GetCardinality())
 }
 
 // score scores every candidate (unsorted): similarity with a query

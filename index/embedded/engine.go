@@ -996,18 +996,26 @@ func (e *Engine) GetCompanies(ctx context.Context, domains []string) ([]record.C
 	return found(domains, e.profile)
 }
 
-// found reads each key's record in input order, skipping those not found.
+// found reads each key's record, in parallel for longer lists (point
+// reads and JSON decoding on every core, like hydrate), and returns them
+// in input order, skipping those not found.
 func found[K, V any](keys []K, read func(K) (V, error)) ([]V, error) {
-	out := make([]V, 0, len(keys))
-	for _, k := range keys {
-		v, err := read(k)
-		if errors.Is(err, index.ErrNotFound) {
+	vals := make([]V, len(keys))
+	errs := make([]error, len(keys))
+	parallel(len(keys), 8, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			vals[i], errs[i] = read(keys[i])
+		}
+	})
+	out := vals[:0]
+	for i := range vals {
+		if errors.Is(errs[i], index.ErrNotFound) {
 			continue
 		}
-		if err != nil {
-			return nil, err
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		out = append(out, v)
+		out = append(out, vals[i])
 	}
 	return out, nil
 }
