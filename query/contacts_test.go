@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,6 +226,32 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 			}
 			if c.Contact.Seniority != "executive" {
 				t.Fatalf("%s is %s, not a founder/executive", c.Contact.Name, c.Contact.Seniority)
+			}
+		}
+	}
+}
+
+// TestApplyTemplate checks the template scan against the strings.Replacer
+// it replaced, over every template and names with and without a last name.
+func TestApplyTemplate(t *testing.T) {
+	names := [][2]string{{"jane", "doe"}, {"priya", ""}, {"", "shah"}, {"o", "b"}, {"jean", "de la cruz"}}
+	templates := append(slices.Clone(emailTemplates), "{first}.{last}.x", "{x}{first}", "}{f}{", "plain")
+	for _, tpl := range templates {
+		for _, n := range names {
+			first, last := n[0], n[1]
+			f, l := "", ""
+			if first != "" {
+				f = first[:1]
+			}
+			if last != "" {
+				l = last[:1]
+			}
+			want := strings.NewReplacer("{first}", first, "{last}", last, "{f}", f, "{l}", l).Replace(tpl)
+			if last == "" && strings.Contains(tpl, "{last}") {
+				want = ""
+			}
+			if got := applyTemplate(tpl, first, last); got != want {
+				t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", tpl, first, last, got, want)
 			}
 		}
 	}
