@@ -913,7 +913,7 @@ func (e *Engine) contactProfile(pid int64) (record.Contact, error) {
 		return c, fmt.Errorf("read contact %d: %w", pid, err)
 	}
 	defer closer.Close()
-	if err := json.Unmarshal(v, &c); err != nil {
+	if err := decodeStored(v, &c); err != nil {
 		return c, fmt.Errorf("decode contact %d: %w", pid, err)
 	}
 	return c, nil

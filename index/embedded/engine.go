@@ -1029,7 +1029,7 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 	if !ok {
 		return c, index.ErrNotFound
 	}
-	if err := json.Unmarshal(v, &c); err != nil {
+	if err := decodeStored(v, &c); err != nil {
 		return c, fmt.Errorf("decode profile %s: %w", domain, err)
 	}
 	return c, nil
