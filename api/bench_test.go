@@ -26,6 +26,7 @@ import (
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/internal/cputime"
 	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/namematch/namematchtest"
 	"github.com/openprospect/prospectd/record"
@@ -266,7 +267,7 @@ func BenchmarkContactsHTTP(b *testing.B) {
 	}
 	b.Run("similarity-2-persona-1-company-filter", func(b *testing.B) {
 		var lat []time.Duration
-		cpu := cpuTime() // the server's CPU too: it runs in this process
+		cpu := cputime.Process() // the server's CPU too: it runs in this process
 		for i := 0; b.Loop(); i++ {
 			req, _ := http.NewRequest(http.MethodPost, s.base+"/contacts/discover", strings.NewReader(bodies[i%len(bodies)]))
 			req.Header.Set("X-API-Key", s.key)
@@ -286,7 +287,7 @@ func BenchmarkContactsHTTP(b *testing.B) {
 		// CPU per request: what the cores spent (server, client, GC), which
 		// the other helpers' load on this shared machine does not inflate
 		// as it does the wall-time percentiles.
-		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
+		b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
 		reportPercentiles(b, lat)
 	})
 	counts := []string{"seniority=executive&filter_country=US&has_email=true", "department=Technology&employee_range=51,500",

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -231,28 +230,34 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 	}
 }
 
-// TestApplyTemplate checks the template scan against the strings.Replacer
-// it replaced, over every template and names with and without a last name.
+// TestApplyTemplate: every template of the inference, names without a
+// first or last name, and text that only looks like a placeholder.
 func TestApplyTemplate(t *testing.T) {
-	names := [][2]string{{"jane", "doe"}, {"priya", ""}, {"", "shah"}, {"o", "b"}, {"jean", "de la cruz"}}
-	templates := append(slices.Clone(emailTemplates), "{first}.{last}.x", "{x}{first}", "}{f}{", "plain")
-	for _, tpl := range templates {
-		for _, n := range names {
-			first, last := n[0], n[1]
-			f, l := "", ""
-			if first != "" {
-				f = first[:1]
-			}
-			if last != "" {
-				l = last[:1]
-			}
-			want := strings.NewReplacer("{first}", first, "{last}", last, "{f}", f, "{l}", l).Replace(tpl)
-			if last == "" && strings.Contains(tpl, "{last}") {
-				want = ""
-			}
-			if got := applyTemplate(tpl, first, last); got != want {
-				t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", tpl, first, last, got, want)
-			}
+	for _, c := range []struct{ tpl, first, last, want string }{
+		{"{first}.{last}", "jane", "doe", "jane.doe"},
+		{"{first}{last}", "jane", "doe", "janedoe"},
+		{"{f}{last}", "jane", "doe", "jdoe"},
+		{"{first}", "jane", "doe", "jane"},
+		{"{first}_{last}", "jane", "doe", "jane_doe"},
+		{"{f}.{last}", "jane", "doe", "j.doe"},
+		{"{last}", "jane", "doe", "doe"},
+		{"{first}{l}", "jane", "doe", "janed"},
+		{"{last}.{first}", "jane", "doe", "doe.jane"},
+		{"{last}{f}", "jane", "doe", "doej"},
+		{"{first}-{last}", "jane", "doe", "jane-doe"},
+		{"{f}{l}", "jane", "doe", "jd"},
+		{"{first}.{last}", "priya", "", ""},
+		{"{first}{l}", "priya", "", "priya"},
+		{"{f}{l}", "", "shah", "s"},
+		{"{first}.{last}", "jean", "de la cruz", "jean.de la cruz"},
+		{"{x}{first}", "jane", "doe", "{x}jane"},
+		{"}{f}{", "jane", "doe", "}j{"},
+		{"{firs", "jane", "doe", "{firs"},
+		{"plain", "jane", "doe", "plain"},
+		{"", "jane", "doe", ""},
+	} {
+		if got := applyTemplate(c.tpl, c.first, c.last); got != c.want {
+			t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", c.tpl, c.first, c.last, got, c.want)
 		}
 	}
 }
