@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -1212,9 +1213,13 @@ func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []floa
 		go func(w int, part []uint32) {
 			defer wg.Done()
 			local := make([]cScored, 0, len(part))
+			var touched int8
 			for i, id := range part {
 				if i&4095 == 0 && ctx.Err() != nil {
 					return
+				}
+				if i+scoreAhead < len(part) {
+					touched += x.touch(part[i+scoreAhead])
 				}
 				// The kernel the company index uses (quant.go).
 				if s := dotInt8(q, x.vecOf(id)) * x.scale[id]; s >= minSim {
@@ -1222,6 +1227,7 @@ func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []floa
 				}
 			}
 			parts[w] = local
+			touchSink.Add(int32(touched))
 		}(w, ids[lo:hi])
 	}
 	wg.Wait()
@@ -1234,6 +1240,31 @@ func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []floa
 		out = append(out, p...)
 	}
 	return out
+}
+
+// scoreAhead is how many candidates ahead score touches a vector: the
+// candidates of a filter are scattered over the chunks, so each vector is
+// a miss to main memory (~270 ns a candidate at 500k contacts against
+// 26 ns for the dot product itself, BenchmarkDot); touching the vectors a
+// few candidates ahead starts those misses while the current ones are
+// scored: ~190 ns (BenchmarkContactSearchPhases; 4 ahead measured better
+// than 8 or 16).
+const scoreAhead = 4
+
+// touchSink keeps the touches from being optimized away.
+var touchSink atomic.Int32
+
+// touch reads one byte of each cache line of id's vector and its scale.
+func (x *contactIndex) touch(id uint32) int8 {
+	v := x.vecOf(id)
+	var t int8
+	for k := 0; k < len(v); k += 64 {
+		t += v[k]
+	}
+	if x.scale[id] > 0 {
+		t++
+	}
+	return t
 }
 
 // before is the rank order: by similarity (ties by persona id) with a

@@ -151,7 +151,17 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 		b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, p+"-p50-ms")
 		b.ReportMetric(float64(d[min(len(d)-1, len(d)*95/100)].Microseconds())/1000, p+"-p95-ms")
 	}
+	var scoreSum time.Duration
+	for _, d := range lat["score"] {
+		scoreSum += d
+	}
+	var candSum float64
+	for _, c := range cands {
+		candSum += c
+	}
+	b.ReportMetric(float64(scoreSum.Nanoseconds())/candSum, "score-ns/candidate")
 	slices.Sort(cands)
 	b.ReportMetric(cands[len(cands)/2], "candidates-p50")
+	b.ReportMetric(cands[len(cands)*95/100], "candidates-p95")
 	b.ReportMetric(float64(len(x.persona)), "contacts")
 }
