@@ -1311,11 +1311,7 @@ func (x *contactIndex) pick(all []cScored, s index.ContactSearch) []cScored {
 			slices.SortFunc(all, cmp)
 			return x.group(all, s)
 		}
-		// Partition: the best m first, in no order, then sort them.
-		top := slices.Clone(all)
-		nthElement(top, m, before)
-		top = top[:m]
-		slices.SortFunc(top, cmp)
+		top := x.best(all, m, byVector, before, cmp)
 		picked, complete := x.groupComplete(top, s)
 		if complete {
 			return picked
@@ -1324,14 +1320,21 @@ func (x *contactIndex) pick(all []cScored, s index.ContactSearch) []cScored {
 			// The companies are ordered by their best contact, so the first
 			// MaxCompanies companies of a sorted prefix are final; only
 			// their other contacts remain to be found, in the rest.
-			chosen := map[uint32]bool{}
-			for i := s.Offset; i < len(top) && len(chosen) < s.MaxCompanies; i++ {
-				chosen[x.domID[top[i].id]] = true
+			// (A bitset of employer ids: the scan below visits every
+			// candidate, hundreds of thousands for a broad filter.)
+			chosen := make([]uint64, (len(x.domNames)+63)/64)
+			n := 0
+			for i := s.Offset; i < len(top) && n < s.MaxCompanies; i++ {
+				d := x.domID[top[i].id]
+				if chosen[d/64]&(1<<(d%64)) == 0 {
+					chosen[d/64] |= 1 << (d % 64)
+					n++
+				}
 			}
-			if len(chosen) == s.MaxCompanies && s.Offset == 0 {
+			if n == s.MaxCompanies && s.Offset == 0 {
 				var theirs []cScored
 				for _, c := range all {
-					if chosen[x.domID[c.id]] {
+					if d := x.domID[c.id]; chosen[d/64]&(1<<(d%64)) != 0 {
 						theirs = append(theirs, c)
 					}
 				}
@@ -1341,6 +1344,75 @@ func (x *contactIndex) pick(all []cScored, s index.ContactSearch) []cScored {
 		}
 		m *= 4
 	}
+}
+
+// best returns the m best of all (m < len(all)) in rank order. With a
+// query vector the order is by score first, so it selects on the scores
+// alone (a quickselect over a float32 copy, no comparator calls: a broad
+// filter has hundreds of thousands of candidates) and sorts only the
+// candidates at or above the m-th best score, the sort settling ties at
+// that score by persona id as the rank order does.
+func (x *contactIndex) best(all []cScored, m int, byVector bool, before func(a, b cScored) bool, cmp func(a, b cScored) int) []cScored {
+	if byVector {
+		scores := make([]float32, len(all))
+		for i, c := range all {
+			scores[i] = c.score
+		}
+		t := kthLargest(scores, m)
+		top := make([]cScored, 0, m+m/8)
+		for _, c := range all {
+			if c.score >= t {
+				top = append(top, c)
+			}
+		}
+		if len(top) >= m { // fewer only with NaN scores: then as below
+			slices.SortFunc(top, cmp)
+			return top[:m]
+		}
+	}
+	// Partition: the best m first, in no order, then sort them.
+	top := slices.Clone(all)
+	nthElement(top, m, before)
+	top = top[:m]
+	slices.SortFunc(top, cmp)
+	return top
+}
+
+// kthLargest returns the k-th largest value of a (1 ≤ k ≤ len(a)),
+// reordering a (quickselect, as nthElement).
+func kthLargest(a []float32, k int) float32 {
+	n := k - 1
+	lo, hi := 0, len(a)-1
+	seed := uint64(len(a))*0x9E3779B97F4A7C15 + 1
+	for lo < hi {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		p := a[lo+int(seed%uint64(hi-lo+1))]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] > p {
+				i++
+			}
+			for p > a[j] {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case n <= j:
+			hi = j
+		case n >= i:
+			lo = i
+		default:
+			return a[n]
+		}
+	}
+	return a[n]
 }
 
 // nthElement reorders a so that its first n elements are the n best
