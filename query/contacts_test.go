@@ -180,23 +180,7 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 		index.ContactEngine
 	})
 	svc := &ContactService{Engine: ce, Companies: base}
-	// The fixture corpus has no contacts loaded: load those of its first
-	// 300 companies once.
-	if n, _ := ce.CountContacts(context.Background(), nil); n == 0 {
-		var docs []index.ContactDoc
-		emb, err := base.embedder(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 300; i++ {
-			for _, c := range fixture.gen.ContactsOf(i) {
-				docs = append(docs, index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))})
-			}
-		}
-		if _, err := ce.UpsertContacts(context.Background(), docs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	loadFixtureContacts(t, base, ce)
 	d, err := ParseContactBody([]byte(`{"icp_prompt": "founders at companies selling software", "max_records": 50}`))
 	if err != nil {
 		t.Fatal(err)
@@ -259,5 +243,72 @@ func TestApplyTemplate(t *testing.T) {
 		if got := applyTemplate(c.tpl, c.first, c.last); got != c.want {
 			t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", c.tpl, c.first, c.last, got, c.want)
 		}
+	}
+}
+
+// loadFixtureContacts loads the contacts of the fixture corpus's first 300
+// companies once (the corpus has none).
+func loadFixtureContacts(t *testing.T, base *Companies, ce index.ContactEngine) {
+	t.Helper()
+	if n, _ := ce.CountContacts(context.Background(), nil); n > 0 {
+		return
+	}
+	var docs []index.ContactDoc
+	emb, err := base.embedder(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300; i++ {
+		for _, c := range fixture.gen.ContactsOf(i) {
+			docs = append(docs, index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))})
+		}
+	}
+	if _, err := ce.UpsertContacts(context.Background(), docs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEmailPatternsBatched: the patterns of many domains looked up
+// together (several batches, a repeated domain, a domain without contacts,
+// some already cached) equal each domain's pattern inferred from a search
+// of that domain alone.
+func TestEmailPatternsBatched(t *testing.T) {
+	base, _ := corpus(t)
+	ce := base.Engine.(index.ContactEngine)
+	loadFixtureContacts(t, base, ce)
+	ctx := context.Background()
+	var domains []string
+	for i := 0; i < 130; i++ {
+		domains = append(domains, fixture.gen.ContactsOf(i)[0].Domain)
+	}
+	domains = append(domains, "no-contacts.example", domains[3])
+	svc := &ContactService{Engine: ce, Companies: base}
+	if _, err := svc.emailPattern(ctx, domains[7]); err != nil { // cached before the batch
+		t.Fatal(err)
+	}
+	got, err := svc.emailPatterns(ctx, domains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i, d := range domains {
+		res, err := ce.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, Limit: patternSample,
+			Filter: index.And{index.Terms{Field: index.DomainField, Values: []string{d}}, index.Exists{Field: index.ContactEmailField}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var known []record.Contact
+		for _, h := range res.Hits {
+			known = append(known, h.Contact)
+		}
+		if want := InferEmailPattern(d, known); got[i] != want {
+			t.Errorf("%s: batched %+v, alone %+v", d, got[i], want)
+		}
+		if got[i].Pattern != "" {
+			found++
+		}
+	}
+	if found < 100 {
+		t.Fatalf("only %d of %d domains have a pattern: the fixture does not exercise the batches", found, len(domains))
 	}
 }
