@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
-	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -175,12 +174,8 @@ func TestExtractPersona(t *testing.T) {
 }
 
 func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
-	base, _ := corpus(t)
-	ce := base.Engine.(interface {
-		index.ContactEngine
-	})
+	base, ce := contactCorpus(t)
 	svc := &ContactService{Engine: ce, Companies: base}
-	loadFixtureContacts(t, base, ce)
 	d, err := ParseContactBody([]byte(`{"icp_prompt": "founders at companies selling software", "max_records": 50}`))
 	if err != nil {
 		t.Fatal(err)
@@ -246,36 +241,12 @@ func TestApplyTemplate(t *testing.T) {
 	}
 }
 
-// loadFixtureContacts loads the contacts of the fixture corpus's first 300
-// companies once (the corpus has none).
-func loadFixtureContacts(t *testing.T, base *Companies, ce index.ContactEngine) {
-	t.Helper()
-	if n, _ := ce.CountContacts(context.Background(), nil); n > 0 {
-		return
-	}
-	var docs []index.ContactDoc
-	emb, err := base.embedder(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 300; i++ {
-		for _, c := range fixture.gen.ContactsOf(i) {
-			docs = append(docs, index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))})
-		}
-	}
-	if _, err := ce.UpsertContacts(context.Background(), docs); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestEmailPatternsBatched: the patterns of many domains looked up
 // together (several batches, a repeated domain, a domain without contacts,
 // some already cached) equal each domain's pattern inferred from a search
 // of that domain alone.
 func TestEmailPatternsBatched(t *testing.T) {
-	base, _ := corpus(t)
-	ce := base.Engine.(index.ContactEngine)
-	loadFixtureContacts(t, base, ce)
+	base, ce := contactCorpus(t)
 	ctx := context.Background()
 	var domains []string
 	for i := 0; i < 130; i++ {

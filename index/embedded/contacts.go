@@ -1379,45 +1379,15 @@ func (x *contactIndex) best(all []cScored, m int, byVector bool, before func(a, 
 }
 
 // kthLargest returns the k-th largest value of a (1 ≤ k ≤ len(a)),
-// reordering a (quickselect, as nthElement).
+// reordering a.
 func kthLargest(a []float32, k int) float32 {
-	n := k - 1
-	lo, hi := 0, len(a)-1
-	seed := uint64(len(a))*0x9E3779B97F4A7C15 + 1
-	for lo < hi {
-		seed ^= seed << 13
-		seed ^= seed >> 7
-		seed ^= seed << 17
-		p := a[lo+int(seed%uint64(hi-lo+1))]
-		i, j := lo, hi
-		for i <= j {
-			for a[i] > p {
-				i++
-			}
-			for p > a[j] {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case n <= j:
-			hi = j
-		case n >= i:
-			lo = i
-		default:
-			return a[n]
-		}
-	}
-	return a[n]
+	nthElement(a, k, func(x, y float32) bool { return x > y })
+	return a[k-1]
 }
 
 // nthElement reorders a so that its first n elements are the n best
 // (quickselect).
-func nthElement(a []cScored, n int, before func(a, b cScored) bool) {
+func nthElement[T any](a []T, n int, before func(a, b T) bool) {
 	lo, hi := 0, len(a)-1
 	seed := uint64(len(a))*0x9E3779B97F4A7C15 + 1
 	for lo < hi {
