@@ -1004,18 +1004,26 @@ func (e *Engine) GetCompanies(ctx context.Context, domains []string) ([]record.C
 	return found(domains, e.profile)
 }
 
-// found reads each key's record in input order, skipping those not found.
+// found reads each key's record, in parallel for longer lists (point
+// reads and JSON decoding on every core, like hydrate), and returns them
+// in input order, skipping those not found.
 func found[K, V any](keys []K, read func(K) (V, error)) ([]V, error) {
-	out := make([]V, 0, len(keys))
-	for _, k := range keys {
-		v, err := read(k)
-		if errors.Is(err, index.ErrNotFound) {
+	vals := make([]V, len(keys))
+	errs := make([]error, len(keys))
+	parallel(len(keys), 8, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			vals[i], errs[i] = read(keys[i])
+		}
+	})
+	out := vals[:0]
+	for i := range vals {
+		if errors.Is(errs[i], index.ErrNotFound) {
 			continue
 		}
-		if err != nil {
-			return nil, err
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		out = append(out, v)
+		out = append(out, vals[i])
 	}
 	return out, nil
 }
@@ -1029,7 +1037,7 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 	if !ok {
 		return c, index.ErrNotFound
 	}
-	if err := json.Unmarshal(v, &c); err != nil {
+	if err := decodeStored(v, &c); err != nil {
 		return c, fmt.Errorf("decode profile %s: %w", domain, err)
 	}
 	return c, nil
