@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
-	"github.com/openprospect/prospectd/index/embedding"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -175,28 +174,8 @@ func TestExtractPersona(t *testing.T) {
 }
 
 func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
-	base, _ := corpus(t)
-	ce := base.Engine.(interface {
-		index.ContactEngine
-	})
+	base, ce := contactCorpus(t)
 	svc := &ContactService{Engine: ce, Companies: base}
-	// The fixture corpus has no contacts loaded: load those of its first
-	// 300 companies once.
-	if n, _ := ce.CountContacts(context.Background(), nil); n == 0 {
-		var docs []index.ContactDoc
-		emb, err := base.embedder(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 300; i++ {
-			for _, c := range fixture.gen.ContactsOf(i) {
-				docs = append(docs, index.ContactDoc{Contact: c, Vector: emb.Embed(embedding.ContactDocOf(c))})
-			}
-		}
-		if _, err := ce.UpsertContacts(context.Background(), docs); err != nil {
-			t.Fatal(err)
-		}
-	}
 	d, err := ParseContactBody([]byte(`{"icp_prompt": "founders at companies selling software", "max_records": 50}`))
 	if err != nil {
 		t.Fatal(err)
@@ -227,5 +206,80 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 				t.Fatalf("%s is %s, not a founder/executive", c.Contact.Name, c.Contact.Seniority)
 			}
 		}
+	}
+}
+
+// TestApplyTemplate: every template of the inference, names without a
+// first or last name, and text that only looks like a placeholder.
+func TestApplyTemplate(t *testing.T) {
+	for _, c := range []struct{ tpl, first, last, want string }{
+		{"{first}.{last}", "jane", "doe", "jane.doe"},
+		{"{first}{last}", "jane", "doe", "janedoe"},
+		{"{f}{last}", "jane", "doe", "jdoe"},
+		{"{first}", "jane", "doe", "jane"},
+		{"{first}_{last}", "jane", "doe", "jane_doe"},
+		{"{f}.{last}", "jane", "doe", "j.doe"},
+		{"{last}", "jane", "doe", "doe"},
+		{"{first}{l}", "jane", "doe", "janed"},
+		{"{last}.{first}", "jane", "doe", "doe.jane"},
+		{"{last}{f}", "jane", "doe", "doej"},
+		{"{first}-{last}", "jane", "doe", "jane-doe"},
+		{"{f}{l}", "jane", "doe", "jd"},
+		{"{first}.{last}", "priya", "", ""},
+		{"{first}{l}", "priya", "", "priya"},
+		{"{f}{l}", "", "shah", "s"},
+		{"{first}.{last}", "jean", "de la cruz", "jean.de la cruz"},
+		{"{x}{first}", "jane", "doe", "{x}jane"},
+		{"}{f}{", "jane", "doe", "}j{"},
+		{"{firs", "jane", "doe", "{firs"},
+		{"plain", "jane", "doe", "plain"},
+		{"", "jane", "doe", ""},
+	} {
+		if got := applyTemplate(c.tpl, c.first, c.last); got != c.want {
+			t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", c.tpl, c.first, c.last, got, c.want)
+		}
+	}
+}
+
+// TestEmailPatternsBatched: the patterns of many domains looked up
+// together (several batches, a repeated domain, a domain without contacts,
+// some already cached) equal each domain's pattern inferred from a search
+// of that domain alone.
+func TestEmailPatternsBatched(t *testing.T) {
+	base, ce := contactCorpus(t)
+	ctx := context.Background()
+	var domains []string
+	for i := 0; i < 130; i++ {
+		domains = append(domains, fixture.gen.ContactsOf(i)[0].Domain)
+	}
+	domains = append(domains, "no-contacts.example", domains[3])
+	svc := &ContactService{Engine: ce, Companies: base}
+	if _, err := svc.emailPattern(ctx, domains[7]); err != nil { // cached before the batch
+		t.Fatal(err)
+	}
+	got, err := svc.emailPatterns(ctx, domains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i, d := range domains {
+		res, err := ce.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, Limit: patternSample,
+			Filter: index.And{index.Terms{Field: index.DomainField, Values: []string{d}}, index.Exists{Field: index.ContactEmailField}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var known []record.Contact
+		for _, h := range res.Hits {
+			known = append(known, h.Contact)
+		}
+		if want := InferEmailPattern(d, known); got[i] != want {
+			t.Errorf("%s: batched %+v, alone %+v", d, got[i], want)
+		}
+		if got[i].Pattern != "" {
+			found++
+		}
+	}
+	if found < 100 {
+		t.Fatalf("only %d of %d domains have a pattern: the fixture does not exercise the batches", found, len(domains))
 	}
 }

@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -46,9 +45,23 @@ var (
 	// annMinDocs: below this many companies no index is built (the exact
 	// scan and the screen are cheap enough).
 	annMinDocs = 200_000
-	// annMinSel: the planner takes the ANN plan for candidate sets of at
-	// least this share of the index (and above exactMax).
-	annMinSel = 0.02
+	// annMaxWalk: the planner takes the ANN plan only when the walk is
+	// expected to cover at most this many average lists' worth of the
+	// index (annWalk: the gathered count over the candidates' share of a
+	// list), which scales with the index where a share of it did not: the
+	// old floor of 2% sent 5% filters at 10M (20,000 to gather, 126
+	// lists' worth) to a walk of 180-320 ms against 32-38 ms for the
+	// screen (docs/benchmarks.md, "10M search phases"). At 1M it keeps
+	// unfiltered queries and filters over 29% on the index (as before,
+	// 16%), at 10M filters over 9%.
+	annMaxWalk = 70.0
+	// annAbortWalk: a walk that has visited this many times its expected
+	// lists (and 16 more) without gathering enough stops, and the query
+	// takes the screen: the filter is correlated with the query's
+	// neighbourhood (an industry far from it), the walk would go through
+	// most of the index, and the lists' order, the query's and not the
+	// filter's, would not find its best candidates either.
+	annAbortWalk = 4.0
 	// annGatherLists, annGatherMin, annGatherPerK: the walk over the
 	// lists stops once it holds the largest of annGatherLists average
 	// lists' worth of the candidates (c*annGatherLists/nlist: a fixed
@@ -89,6 +102,13 @@ func annTarget(c, k, nlist int) int {
 	return max(int(annGatherLists*float64(c)/float64(max(1, nlist))), annGatherMin, annGatherPerK*k)
 }
 
+// annWalk is how many lists the walk is expected to visit to gather
+// annTarget of c candidates: a list holds c/nlist of them on average (for
+// a filter not correlated with the query).
+func annWalk(c, k, nlist int) float64 {
+	return float64(annTarget(c, k, nlist)) * float64(nlist) / float64(max(1, c))
+}
+
 // annLists is the number of centroids for n companies.
 func annLists(n int) int {
 	l := 1
@@ -109,9 +129,14 @@ type annIndex struct {
 	// query ranks the lists by the members' likely best dot product
 	// (rankLists), not by the centroid's.
 	mean, vari []float32
-	lists      []*roaring.Bitmap
-	assign     []uint16 // by slot; annNone when in no list
-	dirty      *roaring.Bitmap
+	// meanQ and variQ are mean and vari as int8 with a scale a list
+	// (setStats), so that rankLists goes through the AVX2 kernel of the
+	// exact scan: 3,163 lists at 10M cost 1.4-2 ms a query in float32.
+	meanQ, variQ []int8
+	meanS, variS []float32
+	lists        []*roaring.Bitmap
+	assign       []uint16 // by slot; annNone when in no list
+	dirty        *roaring.Bitmap
 	// While the builder computes a batch outside the write lock, writers
 	// record the slots they touch in retouched, whose assignment the
 	// batch must not apply.
@@ -169,30 +194,37 @@ func (a *annIndex) place(id uint32, l uint16) {
 
 // nearest returns the list whose centroid has the largest dot product with
 // v among the annShortlist whose sign sketches agree with sign most.
+// The worst kept entry is found again only when it is replaced (a few
+// hundred times of the 3,163 centroids at 10M), not at every centroid: the
+// assignment of 10M companies went from about 275 to the µs of the
+// agreement counts alone (BenchmarkANNNearest).
 func (a *annIndex) nearest(v []float32, sign []uint64, short []int32) uint16 {
 	w := len(sign)
 	short = short[:0]
 	var agree [annShortlist]int
+	worst := 0
 	for l := range a.nlist {
-		c := a.csign[l*w : (l+1)*w]
+		c := a.csign[l*w : (l+1)*w : (l+1)*w]
 		d := 0
-		for i, x := range sign {
-			d += 64 - bits.OnesCount64(x^c[i])
+		if w == 4 {
+			d = 256 - bits.OnesCount64(sign[0]^c[0]) - bits.OnesCount64(sign[1]^c[1]) -
+				bits.OnesCount64(sign[2]^c[2]) - bits.OnesCount64(sign[3]^c[3])
+		} else {
+			for i, x := range sign {
+				d += 64 - bits.OnesCount64(x^c[i])
+			}
 		}
 		if len(short) < annShortlist {
 			short = append(short, int32(l))
 			agree[len(short)-1] = d
-			continue
-		}
-		// Replace the worst kept (linear: the list is short).
-		worst := 0
-		for i := 1; i < len(short); i++ {
-			if agree[i] < agree[worst] {
-				worst = i
+			if len(short) == annShortlist {
+				worst = worstOf(agree[:])
 			}
+			continue
 		}
 		if d > agree[worst] {
 			short[worst], agree[worst] = int32(l), d
+			worst = worstOf(agree[:])
 		}
 	}
 	best, bestS := uint16(0), float32(-2)
@@ -202,6 +234,17 @@ func (a *annIndex) nearest(v []float32, sign []uint64, short []int32) uint16 {
 		}
 	}
 	return best
+}
+
+// worstOf is the first index of the smallest agreement.
+func worstOf(agree []int) int {
+	worst := 0
+	for i := 1; i < len(agree); i++ {
+		if agree[i] < agree[worst] {
+			worst = i
+		}
+	}
+	return worst
 }
 
 // trainCentroids runs spherical k-means on the sample (n vectors of dim,
@@ -458,8 +501,10 @@ func (e *Engine) annBuild() {
 		if e.ann.idx == a {
 			parallel(len(ids), 512, func(_, lo, hi int) {
 				short := make([]int32, 0, annShortlist)
+				v := make([]float32, e.dim) // one buffer a worker: no garbage a company
 				for i := lo; i < hi; i++ {
-					lists[i] = a.nearest(e.vectorOf(ids[i]), e.signOf(ids[i]), short)
+					dequantize(v, e.int8Of(ids[i]), e.scales[ids[i]])
+					lists[i] = a.nearest(v, e.signOf(ids[i]), short)
 				}
 			})
 		}
@@ -500,7 +545,7 @@ func (e *Engine) annTrain() *annIndex {
 		return nil
 	}
 	a := newANN(dim, cent, key, n)
-	a.mean, a.vari = listStats(sample, dim, a)
+	a.setStats(listStats(sample, dim, a))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.dim != dim || !sameChunks(e.chunks, chunks) {
@@ -528,21 +573,25 @@ func sameChunks(a, b [][]int8) bool {
 	return &a[0] == &b[0]
 }
 
-// annReady reports whether the index has no dirty slot (tests and
-// benchmarks wait for it).
+// annReady reports whether the index has no dirty slot and no retraining
+// ahead (tests and benchmarks wait for it): an index trained while a load
+// was still growing is trained again once the companies need twice its
+// lists (annBuild), and until the new one is filled queries take the
+// screen.
 func (e *Engine) annReady() bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	a := e.ann.idx
-	return a != nil && a.dirty.IsEmpty()
+	return a != nil && a.dirty.IsEmpty() && annLists(int(e.live.GetCardinality())) < 2*a.nlist
 }
 
 // annGather returns the candidates the ANN plan ranks: the lists nearest
 // q intersected with cand, walked until they hold target candidates, plus
 // the unindexed tail. ok is false when the index cannot serve (none yet, or
 // too long a tail). Callers hold mu for reading.
-func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roaring.Bitmap, bool) {
+func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases) (*roaring.Bitmap, bool) {
 	a := e.ann.idx
+	c := int(cand.GetCardinality())
 	if a == nil || a.dim != len(q) {
 		return nil, false
 	}
@@ -556,13 +605,20 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int) (*roar
 	if tail.GetCardinality() > uint64(annTailMax) {
 		return nil, false
 	}
+	ph.mark(phasePlan)
 	order := a.rankLists(q)
+	ph.mark(phaseLists)
+	defer ph.mark(phaseGather)
 	parts := make([]*roaring.Bitmap, 0, 64)
 	parts = append(parts, tail)
 	got := 0
-	for _, l := range order {
+	maxVisit := int(annAbortWalk*float64(target)*float64(a.nlist)/float64(max(1, c))) + 16
+	for i, l := range order {
 		if got >= target {
 			break
+		}
+		if i >= maxVisit {
+			return nil, false // a filter far from the query: the screen
 		}
 		p := a.lists[l]
 		if !unfiltered {
@@ -596,18 +652,62 @@ func (a *annIndex) rankLists(q []float32) []int {
 	}
 	score := make([]float32, a.nlist)
 	for l := range score {
-		if a.mean == nil {
+		var m, v float32
+		switch {
+		case a.meanQ != nil:
+			m = dotInt8(q, a.meanQ[l*dim:(l+1)*dim]) * a.meanS[l]
+			v = dotInt8(q2, a.variQ[l*dim:(l+1)*dim]) * a.variS[l]
+		case a.mean != nil:
+			m = fullDot(q, a.mean[l*dim:(l+1)*dim])
+			v = fullDot(q2, a.vari[l*dim:(l+1)*dim])
+		default:
 			score[l] = fullDot(q, a.cent[l*dim:(l+1)*dim])
 			continue
 		}
-		m := fullDot(q, a.mean[l*dim:(l+1)*dim])
-		v := fullDot(q2, a.vari[l*dim:(l+1)*dim])
 		score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
 	}
-	order := make([]int, a.nlist)
-	for l := range order {
-		order[l] = l
+	// Sorted as integers: the score's bits made to order descending,
+	// then the list number (a third of the time of sorting by a closure).
+	keys := make([]uint64, a.nlist)
+	for l, s := range score {
+		keys[l] = uint64(descBits(s))<<32 | uint64(l)
 	}
-	slices.SortFunc(order, func(x, y int) int { return cmp.Or(cmp.Compare(score[y], score[x]), x-y) })
+	slices.Sort(keys)
+	order := make([]int, a.nlist)
+	for i, k := range keys {
+		order[i] = int(uint32(k))
+	}
 	return order
+}
+
+// descBits maps a float32 (not NaN) to a uint32 whose ascending order is
+// the float's descending order (-0 and +0 alike).
+func descBits(f float32) uint32 {
+	if f == 0 {
+		f = 0
+	}
+	b := math.Float32bits(f)
+	if b&(1<<31) != 0 {
+		return b // negative: larger magnitude sorts later
+	}
+	return ^b &^ (1 << 31)
+}
+
+// setStats installs the lists' member statistics and their int8 copies
+// (rankLists). Quantizing moves a list's score by about 0.001 (one code
+// step of a list's largest mean component, spread over the dimensions),
+// against gaps of 0.01-0.1 between the lists a query walks.
+func (a *annIndex) setStats(mean, vari []float32) {
+	a.mean, a.vari = mean, vari
+	a.meanQ, a.variQ, a.meanS, a.variS = nil, nil, nil, nil
+	if len(mean) != a.nlist*a.dim || len(vari) != len(mean) {
+		return
+	}
+	a.meanQ, a.variQ = make([]int8, len(mean)), make([]int8, len(vari))
+	a.meanS, a.variS = make([]float32, a.nlist), make([]float32, a.nlist)
+	for l := range a.nlist {
+		r := l * a.dim
+		a.meanS[l] = quantizeInto(a.meanQ[r:r+a.dim], mean[r:r+a.dim])
+		a.variS[l] = quantizeInto(a.variQ[r:r+a.dim], vari[r:r+a.dim])
+	}
 }

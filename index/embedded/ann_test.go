@@ -3,6 +3,8 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
@@ -494,5 +498,227 @@ func TestANNListStats(t *testing.T) {
 		if d := vari[i] - wantV[i]; d > 1e-6 || d < -1e-6 {
 			t.Errorf("vari[%d] = %v, want %v", i, vari[i], wantV[i])
 		}
+	}
+}
+
+// nearestRef is the assignment as first written (the worst kept entry of
+// the shortlist found again at every centroid): nearest must pick the same
+// list.
+func nearestRef(a *annIndex, v []float32, sign []uint64) uint16 {
+	w := len(sign)
+	var short []int32
+	var agree [annShortlist]int
+	for l := range a.nlist {
+		c := a.csign[l*w : (l+1)*w]
+		d := 0
+		for i, x := range sign {
+			d += 64 - bits.OnesCount64(x^c[i])
+		}
+		if len(short) < annShortlist {
+			short = append(short, int32(l))
+			agree[len(short)-1] = d
+			continue
+		}
+		worst := 0
+		for i := 1; i < len(short); i++ {
+			if agree[i] < agree[worst] {
+				worst = i
+			}
+		}
+		if d > agree[worst] {
+			short[worst], agree[worst] = int32(l), d
+		}
+	}
+	best, bestS := uint16(0), float32(-2)
+	for _, l := range short {
+		if s := fullDot(v, a.cent[int(l)*a.dim:int(l+1)*a.dim]); s > bestS {
+			best, bestS = uint16(l), s
+		}
+	}
+	return best
+}
+
+// annRandom returns an index of nlist random unit centroids and n random
+// unit vectors with their sketches.
+func annRandom(nlist, n, dim int, seed uint64) (a *annIndex, vecs []float32, signs []uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
+	unit := func() []float32 {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		normalize(v)
+		return v
+	}
+	var cent []float32
+	for range nlist {
+		cent = append(cent, unit()...)
+	}
+	w := signWords(dim)
+	signs = make([]uint64, n*w)
+	for i := range n {
+		v := unit()
+		vecs = append(vecs, v...)
+		sketch(v, signs[i*w:(i+1)*w])
+	}
+	return newANN(dim, cent, 0, 0), vecs, signs
+}
+
+// TestANNNearest checks the assignment against its plain definition
+// (nearestRef), for list counts below, at and above the shortlist.
+func TestANNNearest(t *testing.T) {
+	const dim = 256
+	w := signWords(dim)
+	for _, nlist := range []int{1, 20, annShortlist, 100, 1000} {
+		a, vecs, signs := annRandom(nlist, 300, dim, uint64(nlist))
+		for i := range 300 {
+			v, s := vecs[i*dim:(i+1)*dim], signs[i*w:(i+1)*w]
+			if got, want := a.nearest(v, s, nil), nearestRef(a, v, s); got != want {
+				t.Fatalf("nlist %d, vector %d: list %d, want %d", nlist, i, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkANNNearest times one assignment with the list count of a 10M
+// index (3,163 lists): what the builder pays per company.
+func BenchmarkANNNearest(b *testing.B) {
+	const dim = 256
+	w := signWords(dim)
+	a, vecs, signs := annRandom(annLists(10_000_000), 1024, dim, 1)
+	short := make([]int32, 0, annShortlist)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := i % 1024
+		a.nearest(vecs[j*dim:(j+1)*dim], signs[j*w:(j+1)*w], short)
+	}
+}
+
+// BenchmarkANNRankLists times the list ranking of one query at the list
+// count of a 10M index (3,163 lists), with the int8 statistics and with
+// the float32 ones.
+func BenchmarkANNRankLists(b *testing.B) {
+	const dim = 256
+	a, vecs, _ := annRandom(annLists(10_000_000), 1, dim, 1)
+	vari := make([]float32, len(a.cent))
+	for i := range vari {
+		vari[i] = 0.001
+	}
+	a.setStats(slices.Clone(a.cent), vari)
+	b.Run("int8", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			a.rankLists(vecs)
+		}
+	})
+	b.Run("float32", func(b *testing.B) {
+		f := *a
+		f.meanQ = nil
+		for i := 0; i < b.N; i++ {
+			f.rankLists(vecs)
+		}
+	})
+}
+
+// TestANNRankListsInt8 checks that the int8 statistics rank the lists as
+// the float32 ones do, up to near-ties: every list's position moves by at
+// most a few places among 1,000 random lists.
+func TestANNRankListsInt8(t *testing.T) {
+	const dim = 256
+	a, vecs, _ := annRandom(1000, 20, dim, 3)
+	r := rand.New(rand.NewPCG(4, 4))
+	vari := make([]float32, len(a.cent))
+	for i := range vari {
+		vari[i] = float32(r.Float64() * 0.002)
+	}
+	a.setStats(slices.Clone(a.cent), vari)
+	f := *a
+	f.meanQ = nil
+	for i := range 20 {
+		q := vecs[i*dim : (i+1)*dim]
+		got, want := a.rankLists(q), f.rankLists(q)
+		pos := make([]int, len(want))
+		for p, l := range want {
+			pos[l] = p
+		}
+		for p, l := range got[:50] {
+			if d := p - pos[l]; d > 5 || d < -5 {
+				t.Fatalf("query %d: list %d at %d, float32 ranking has it at %d", i, l, p, pos[l])
+			}
+		}
+	}
+}
+
+// TestDescBits checks that descBits orders floats descending.
+func TestDescBits(t *testing.T) {
+	fs := []float32{3, 1.5, 0.001, 0, -0.001, -1, -1e9}
+	for i := 1; i < len(fs); i++ {
+		if descBits(fs[i-1]) >= descBits(fs[i]) {
+			t.Errorf("descBits(%v) = %#x not below descBits(%v) = %#x", fs[i-1], descBits(fs[i-1]), fs[i], descBits(fs[i]))
+		}
+	}
+	if negZero := float32(math.Copysign(0, -1)); descBits(negZero) != descBits(0) {
+		t.Errorf("-0 and +0 order apart")
+	}
+}
+
+// TestPlanScales checks the planner's choice at the list counts of a 1M
+// and a 10M index: the ANN plan where the walk covers at most annMaxWalk
+// lists' worth, the screen between that and exactMax, the exact scan
+// below.
+func TestPlanScales(t *testing.T) {
+	for _, tc := range []struct {
+		live, c, k, want int
+	}{
+		{1_000_000, 1_000_000, 100, planANN},
+		{1_000_000, 300_754, 100, planANN},
+		{1_000_000, 250_000, 100, planScreen},
+		{1_000_000, 60_000, 100, planExact},
+		{10_000_000, 10_000_000, 10, planANN},
+		{10_000_000, 3_000_000, 100, planANN},
+		{10_000_000, 1_000_000, 100, planANN},
+		{10_000_000, 500_000, 100, planScreen},
+		{10_000_000, 100_000, 10, planScreen},
+		{10_000_000, 50_000, 100, planExact},
+	} {
+		e := &Engine{}
+		e.ann.idx = &annIndex{nlist: annLists(tc.live)}
+		if got := e.plan(tc.c, tc.k); got != tc.want {
+			t.Errorf("%d of %d (%d lists), top %d: plan %s (walk %.0f lists), want %s", tc.c, tc.live, e.ann.idx.nlist, tc.k,
+				planNames[got], annWalk(tc.c, tc.k, e.ann.idx.nlist), planNames[tc.want])
+		}
+	}
+}
+
+// TestANNFarFilter checks that a filter whose companies all lie in the
+// lists ranked last for the query stops the walk and takes the screen,
+// with the screen's recall.
+func TestANNFarFilter(t *testing.T) {
+	e := annEngine(t, 40_000, 12)
+	q := benchQueries(e, 1, false, 9)[0]
+	e.mu.RLock()
+	a := e.ann.idx
+	order := a.rankLists(q)
+	far := roaring.New()
+	for _, l := range order[len(order)*2/3:] {
+		far.Or(a.lists[l])
+	}
+	var domains []string
+	it := far.Iterator()
+	for it.HasNext() {
+		domains = append(domains, e.domains.get(it.Next()))
+	}
+	walk := annWalk(len(domains), 10, a.nlist)
+	e.mu.RUnlock()
+	if walk > annMaxWalk {
+		t.Fatalf("the filter's %d companies would not take the ANN plan (walk %.0f)", len(domains), walk)
+	}
+	f := index.Terms{Field: index.DomainField, Values: domains}
+	var r10 float64
+	plan := planOf(e, func() { r10, _ = recallLimit(t, e, f, [][]float32{q}, 10) })
+	if plan != planScreen {
+		t.Errorf("plan %s, want the screen after the walk stopped", planNames[max(0, plan)])
+	}
+	if r10 < 0.9 {
+		t.Errorf("recall@10 %.2f", r10)
 	}
 }

@@ -179,7 +179,7 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 	}
 	cent := floats()
 	a := newANN(dim, cent, key, trained)
-	a.mean, a.vari = floats(), floats()
+	a.setStats(floats(), floats())
 	a.assign = make([]uint16, e.domains.slots())
 	for i := range a.assign {
 		a.assign[i] = annNone

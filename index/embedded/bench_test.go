@@ -330,14 +330,14 @@ func pickFilter(e *Engine, frac float64) (index.Filter, int) {
 	}
 	e.mu.RLock()
 	var countries, industries []string
-	for v, bm := range e.post[keywordSlot[index.CountryField]] {
-		if bm.GetCardinality() > uint64(n/200) {
+	e.post[keywordSlot[index.CountryField]].each(e.domains, func(v string, c uint64) {
+		if c > uint64(n/200) {
 			countries = append(countries, v)
 		}
-	}
-	for v := range e.post[keywordSlot[index.IndustryField]] {
+	})
+	e.post[keywordSlot[index.IndustryField]].each(e.domains, func(v string, _ uint64) {
 		industries = append(industries, v)
-	}
+	})
 	e.mu.RUnlock()
 	sort.Strings(countries)
 	sort.Strings(industries)
@@ -391,6 +391,8 @@ func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
 type fullVectors struct {
 	dim  int
 	half []byte // 2*dim bytes a slot
+	// truths caches truth's answers (guarded by fullMu).
+	truths map[string][]scored
 }
 
 var (
@@ -412,6 +414,17 @@ func fullOf(tb testing.TB, e *Engine) *fullVectors {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	f := &fullVectors{dim: e.dim, half: make([]byte, 2*e.dim*e.domains.slots())}
+	// The vector file holds the same binary16 vectors, slot by slot
+	// (checked against the store at open), and reads in seconds in one
+	// sequential read where the store takes a minute at 10M (and the
+	// mapping, advised random, a page at a time); the store is read when
+	// there is no file.
+	if fv := e.flat; fv != nil && !fv.broken && fv.slots >= e.domains.slots() && fv.dim == e.dim {
+		if _, err := fv.f.ReadAt(f.half, flatHeaderSize); err == nil {
+			fullByEng[e] = f
+			return f
+		}
+	}
 	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEntry), UpperBound: []byte("x0")})
 	if err != nil {
 		tb.Fatal(err)
@@ -438,6 +451,26 @@ func fullOf(tb testing.TB, e *Engine) *fullVectors {
 	}
 	fullByEng[e] = f
 	return f
+}
+
+// truth is the exact full-precision top limit (up to 100) of q among f's
+// candidates, computed once per filter and query. Callers hold e.mu.
+func (f *fullVectors) truth(e *Engine, filter index.Filter, q []float32, limit int) []scored {
+	key := fmt.Sprintf("%v|%x", filter, q[:min(8, len(q))])
+	fullMu.Lock()
+	top, ok := f.truths[key]
+	fullMu.Unlock()
+	if !ok || limit > 100 {
+		cand, _ := e.eval(filter, e.live)
+		top = f.exactFull(e, cand.ToArray(), q, max(limit, 100))
+		fullMu.Lock()
+		if f.truths == nil {
+			f.truths = map[string][]scored{}
+		}
+		f.truths[key] = top
+		fullMu.Unlock()
+	}
+	return top[:min(limit, len(top))]
 }
 
 // exactFull is the reference ranking: the float32 dot product of q with
@@ -481,9 +514,7 @@ func recallLimit(tb testing.TB, e *Engine, f index.Filter, queries [][]float32, 
 			tb.Fatal(err)
 		}
 		e.mu.RLock()
-		cand, _ := e.eval(f, e.live)
-		ids := cand.ToArray()
-		top := full.exactFull(e, ids, q, limit)
+		top := full.truth(e, f, q, limit)
 		want := map[string]int{}
 		for i, s := range top {
 			want[e.domains.get(s.id)] = i
@@ -575,7 +606,7 @@ func BenchmarkVectorSearch(b *testing.B) {
 				// The control: each query again without the ANN index
 				// (the screen), right after, so both see the same load.
 				var ctl []time.Duration
-				control := e.ann.idx != nil && e.plan(n, e.Len(), 100) == planANN
+				control := e.ann.idx != nil && e.plan(n, 100) == planANN
 				search := func(q []float32) time.Duration {
 					start := time.Now()
 					res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 100, Filter: f})
@@ -618,4 +649,193 @@ func BenchmarkVectorSearch(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkSearchPhases breaks SearchCompanies into its phases (phases.go:
+// filter evaluation, plan, ANN list ranking and gathering, the int8
+// ranking, the Total estimate, the full-precision pass, hydration) at each
+// selectivity, for stored-company and mixture queries, at Limit 10 and 100.
+// It reports the p50 of each phase, the p50/p99 of the engine time (every
+// phase but hydration: the ranking that decides the hits and their
+// similarities) and of the whole call, the plan taken, and recall@10 of the
+// same searches against an exact full-precision scan. Every query is a new
+// one (no profile read twice), so hydration is as cold as the page cache
+// leaves it.
+//
+//	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench SearchPhases -benchtime 50x ./index/embedded/
+func BenchmarkSearchPhases(b *testing.B) {
+	e := benchEngine(b)
+	sels := slices.Insert(slices.Clone(benchSelectivities), 3, struct {
+		name string
+		frac float64
+	}{"1pct", 0.01})
+	for _, sel := range sels {
+		f, n := pickFilter(e, sel.frac)
+		for _, kind := range []string{"stored", "mix"} {
+			for _, pl := range benchPlans(b) {
+				if pl != "auto" && 2*poolSize(n, 100) >= n {
+					continue // every plan is the exact scan there
+				}
+				for _, limit := range []int{10, 100} {
+					b.Run(fmt.Sprintf("%s/%s/%s/limit=%d", sel.name, kind, pl, limit), func(b *testing.B) {
+						planForce.Store(int32(slices.Index(planNames, pl) + 1))
+						defer planForce.Store(0)
+						searchPhasesCase(b, e, f, n, kind == "mix", limit, pl == "auto")
+					})
+				}
+			}
+		}
+	}
+}
+
+// searchPhasesCase is one case of BenchmarkSearchPhases. With
+// PROSPECT_BENCH_IO_AB set (and ab), every other query reads as before the
+// full-precision pass's prefetch and hydration's 16 reads at a time (2 at
+// a time, GOMAXPROCS), reported apart as full-/hydrate-serial-p50-ms;
+// each query is a new one, so both halves are as cold.
+func searchPhasesCase(b *testing.B, e *Engine, f index.Filter, n int, mix bool, limit int, ab bool) {
+	ctx := context.Background()
+	ab = ab && os.Getenv("PROSPECT_BENCH_IO_AB") != ""
+	queries := benchQueries(e, b.N, mix, uint64(7+limit))
+	phases := make([][]time.Duration, numPhases)
+	var engine, total []time.Duration
+	var serial [2][]time.Duration
+	var plans [3]int
+	reads := hydrateReads
+	defer func() { prefetchOff, hydrateReads = false, reads }()
+	b.ResetTimer()
+	for i, q := range queries {
+		old := ab && i%2 == 1
+		if old {
+			prefetchOff, hydrateReads = true, runtime.GOMAXPROCS(0)
+		}
+		var p searchPhases
+		start := time.Now()
+		res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
+		d := time.Since(start)
+		prefetchOff, hydrateReads = false, reads
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
+		}
+		if old {
+			serial[0] = append(serial[0], p.d[phaseFull])
+			serial[1] = append(serial[1], p.d[phaseHydrate])
+			continue
+		}
+		for ph := range numPhases {
+			phases[ph] = append(phases[ph], p.d[ph])
+		}
+		engine = append(engine, d-p.d[phaseHydrate])
+		total = append(total, d)
+		plans[p.plan]++
+	}
+	b.StopTimer()
+	ms := func(ds []time.Duration, q float64) float64 {
+		slices.Sort(ds)
+		return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000
+	}
+	for ph, name := range phaseNames {
+		if ms(phases[ph], 0.99) > 0 {
+			b.ReportMetric(ms(phases[ph], 0.5), name+"-p50-ms")
+		}
+	}
+	if len(serial[0]) > 0 {
+		b.ReportMetric(ms(serial[0], 0.5), "full-serial-p50-ms")
+		b.ReportMetric(ms(serial[1], 0.5), "hydrate-serial-p50-ms")
+	}
+	b.ReportMetric(ms(engine, 0.5), "engine-p50-ms")
+	b.ReportMetric(ms(engine, 0.99), "engine-p99-ms")
+	b.ReportMetric(ms(total, 0.5), "total-p50-ms")
+	b.ReportMetric(ms(total, 0.99), "total-p99-ms")
+	for p, name := range planNames {
+		if plans[p] > 0 {
+			b.ReportMetric(float64(plans[p])/float64(len(engine)), name+"-share")
+		}
+	}
+	b.ReportMetric(float64(n), "candidates")
+	if recallQueries() > 0 {
+		r10, r100 := recallLimit(b, e, f, benchQueries(e, recallQueries(), mix, 2), limit)
+		b.ReportMetric(r10, "recall@10")
+		if limit == 100 {
+			b.ReportMetric(r100, "recall@100")
+		}
+	}
+}
+
+// benchPlans is the plans BenchmarkSearchPhases runs each case with:
+// PROSPECT_BENCH_PLANS (comma-separated of auto, exact, screen, ann;
+// default auto, the planner's choice).
+func benchPlans(b *testing.B) []string {
+	s := os.Getenv("PROSPECT_BENCH_PLANS")
+	if s == "" {
+		return []string{"auto"}
+	}
+	out := strings.Split(s, ",")
+	for _, p := range out {
+		if p != "auto" && !slices.Contains(planNames, p) {
+			b.Fatalf("PROSPECT_BENCH_PLANS: unknown plan %q", p)
+		}
+	}
+	return out
+}
+
+// BenchmarkExactRandom times exact over candidates spread over a 1 GB
+// index of int8 codes (4M companies' worth, as a filter's or the ANN
+// plan's gathered lists are at 10M) and over a dense run of them, to see
+// readAhead's effect on both.
+func BenchmarkExactRandom(b *testing.B) {
+	const dim, n = 256, 4 << 20
+	e, r := randomEngine(n, dim)
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	spread := make([]uint32, 63_000)
+	for i := range spread {
+		spread[i] = uint32(r.IntN(n))
+	}
+	slices.Sort(spread)
+	spread = slices.Compact(spread)
+	dense := make([]uint32, 63_000)
+	for i := range dense {
+		dense[i] = uint32(1_000_000 + i)
+	}
+	for _, tc := range []struct {
+		name string
+		ids  []uint32
+	}{{"spread", spread}, {"dense", dense}} {
+		for _, ahead := range []int{0, readAhead} {
+			b.Run(fmt.Sprintf("%s/ahead=%d", tc.name, ahead), func(b *testing.B) {
+				old := readAhead
+				readAhead = ahead
+				defer func() { readAhead = old }()
+				for i := 0; i < b.N; i++ {
+					e.exact(context.Background(), tc.ids, q, -2, 220)
+				}
+			})
+		}
+	}
+}
+
+// randomEngine is an engine of n random int8 vectors and sketches and
+// nothing else (no store, no domains): enough for exact.
+func randomEngine(n, dim int) (*Engine, *rand.Rand) {
+	e := &Engine{dim: dim, domains: newDomainTable(), scales: make([]float32, n)}
+	r := rand.New(rand.NewPCG(1, 1))
+	for range n / chunkDocs {
+		c := allocInt8(chunkDocs * dim)
+		for i := range c {
+			c[i] = int8(r.Uint32())
+		}
+		e.chunks = append(e.chunks, c)
+		sg := make([]uint64, chunkDocs*signWords(dim))
+		for i := range sg {
+			sg[i] = r.Uint64()
+		}
+		e.signs = append(e.signs, sg)
+	}
+	for i := range e.scales {
+		e.scales[i] = 0.01
+	}
+	return e, r
 }

@@ -3,6 +3,7 @@ package embedded
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
@@ -20,6 +21,9 @@ func TestPickMatchesFullSort(t *testing.T) {
 		x.conns = append(x.conns, int32(rng.IntN(3000)))
 		x.domID = append(x.domID, uint32(rng.IntN(3000)))
 	}
+	for d := range 3000 {
+		x.domNames = append(x.domNames, strconv.Itoa(d)+".example")
+	}
 	all := make([]cScored, n)
 	for i := range all {
 		// Coarse scores make ties, which the persona id must break.
@@ -33,6 +37,8 @@ func TestPickMatchesFullSort(t *testing.T) {
 		{PerCompany: 2, Limit: 700},
 		{MaxCompanies: 10, Limit: 10_000},
 		{Limit: 5000, PerCompany: 100},
+		{Vector: []float32{1}, PerCompany: 3, MaxCompanies: 50, Limit: 150},
+		{Vector: []float32{1}, PerCompany: 2, MaxCompanies: 7, Limit: 10_000},
 	} {
 		byVector := s.Vector != nil
 		full := slices.Clone(all)
@@ -49,6 +55,29 @@ func TestPickMatchesFullSort(t *testing.T) {
 		got := x.pick(slices.Clone(all), s)
 		if !slices.Equal(got, want) {
 			t.Errorf("%+v: pick differs from a full sort (%d vs %d picked)", s, len(got), len(want))
+		}
+	}
+}
+
+// TestKthLargest checks the float quickselect against sorting, with many
+// ties, all ties, and k at both ends.
+func TestKthLargest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ n, distinct int }{{1, 1}, {2, 2}, {10, 1}, {1000, 7}, {1000, 1000}, {50_000, 300}} {
+		a := make([]float32, c.n)
+		for i := range a {
+			a[i] = float32(rng.IntN(c.distinct)) - float32(c.distinct)/2
+		}
+		sorted := slices.Clone(a)
+		slices.Sort(sorted)
+		slices.Reverse(sorted)
+		for _, k := range []int{1, 2, c.n / 3, c.n / 2, c.n - 1, c.n} {
+			if k < 1 || k > c.n {
+				continue
+			}
+			if got := kthLargest(slices.Clone(a), k); got != sorted[k-1] {
+				t.Errorf("n %d, %d distinct: kthLargest(k=%d) = %v, want %v", c.n, c.distinct, k, got, sorted[k-1])
+			}
 		}
 	}
 }

@@ -23,18 +23,21 @@ import (
 // chunks and leaves the old ones to the collector). Strings that leave the
 // engine are copied (they would pin a whole chunk).
 //
-// The index is open addressing with linear probing over 8-byte cells: the
-// high 32 bits of the domain's 64-bit hash and slot+1 (0: empty). A cell's
-// home position is given by the top bits of its stored hash, so growing
-// the table re-places cells without reading the arena; a lookup compares
-// the arena's bytes only when the stored hash bits match. Removal shifts
-// the following cells back (no tombstones).
+// The index is open addressing with linear probing over 4-byte cells:
+// slot+1 (0: empty) in the low cellSlotBits bits and a 5-bit tag of the
+// domain's hash above. A cell's home position is given by the top bits of
+// the domain's 32-bit hash; a lookup compares the arena's bytes only when
+// the tag matches (one probe in 32 otherwise). Growing the table and
+// removal, which shifts the following cells back (no tombstones), hash
+// the domains they move again from the arena. Cells of 8 bytes holding
+// the whole hash spared those reads, at 13.4 bytes a company at 10M
+// against 6.7 (docs/benchmarks.md "Resident memory at 10M (issue 24)").
 type domainTable struct {
 	seed   maphash.Seed
 	chunks [][]byte
 	refs   []uint32 // slot -> low 32 bits of its position; see ref
 	refsHi []uint8  // the position's high bits; nil while the arena is small
-	cells  []uint64
+	cells  []uint32
 	shift  uint // 32 - log2(len(cells))
 	n      int  // domains held
 	live   int  // arena bytes of the domains held
@@ -54,7 +57,22 @@ const (
 	domainChunk = 1 << chunkShift
 	// minCells is the cell count of a table's first allocation.
 	minCells = 1 << 10
+	// cellSlotBits is the bits of a cell holding slot+1; the rest hold
+	// the tag.
+	cellSlotBits = 27
+	cellSlotMask = 1<<cellSlotBits - 1
+	// maxDomainSlots bounds the slots a table can hold (134M).
+	maxDomainSlots = cellSlotMask - 1
 )
+
+// cellOf is the cell of slot for a domain of hash h.
+func cellOf(h uint32, slot uint32) uint32 { return h<<cellSlotBits | (slot + 1) }
+
+// cellSlot is the slot of a cell in use.
+func cellSlot(c uint32) uint32 { return c&cellSlotMask - 1 }
+
+// sameTag says whether cell c may hold a domain of hash h.
+func sameTag(c, h uint32) bool { return c>>cellSlotBits == h&(1<<(32-cellSlotBits)-1) }
 
 // hiChunks is the chunk count from which positions need refsHi (a
 // variable for tests): below it, no position is noDomain's low 32 bits.
@@ -138,8 +156,8 @@ func (t *domainTable) lookup(d string) (uint32, bool) {
 		if c == 0 {
 			return 0, false
 		}
-		if uint32(c>>32) == h {
-			slot := uint32(c) - 1
+		if sameTag(c, h) {
+			slot := cellSlot(c)
 			if t.get(slot) == d {
 				return slot, true
 			}
@@ -151,6 +169,9 @@ func (t *domainTable) lookup(d string) (uint32, bool) {
 // slot never used, beyond: the slots between are left free); d must not be
 // held already.
 func (t *domainTable) add(slot uint32, d string) {
+	if slot > maxDomainSlots {
+		panic("embedded: domain table over 134M slots")
+	}
 	if (t.n+1)*4 > len(t.cells)*3 {
 		t.grow()
 	}
@@ -163,30 +184,37 @@ func (t *domainTable) add(slot uint32, d string) {
 	t.setRef(slot, t.store(d))
 	t.live += sizeInArena(d)
 	t.n++
-	t.place(uint64(t.hash(d))<<32 | uint64(slot+1))
+	h := t.hash(d)
+	t.place(h, cellOf(h, slot))
 }
 
-// place puts a cell at the first empty position from its home.
-func (t *domainTable) place(c uint64) {
+// place puts cell c of a domain of hash h at the first empty position from
+// its home.
+func (t *domainTable) place(h, c uint32) {
 	mask := len(t.cells) - 1
-	i := int(uint32(c>>32) >> t.shift)
+	i := int(h >> t.shift)
 	for t.cells[i] != 0 {
 		i = (i + 1) & mask
 	}
 	t.cells[i] = c
 }
 
+// home is the home position of cell c, from its domain's hash.
+func (t *domainTable) home(c uint32) int {
+	return int(t.hash(t.get(cellSlot(c))) >> t.shift)
+}
+
 func (t *domainTable) grow() {
 	old := t.cells
 	size := max(minCells, 2*len(old))
-	t.cells = make([]uint64, size)
+	t.cells = make([]uint32, size)
 	t.shift = 32
 	for s := size; s > 1; s >>= 1 {
 		t.shift--
 	}
 	for _, c := range old {
 		if c != 0 {
-			t.place(c)
+			t.place(t.hash(t.get(cellSlot(c))), c)
 		}
 	}
 }
@@ -235,11 +263,11 @@ func (t *domainTable) remove(d string) (uint32, bool) {
 		if c == 0 {
 			return 0, false
 		}
-		if uint32(c>>32) == h && t.get(uint32(c)-1) == d {
+		if sameTag(c, h) && t.get(cellSlot(c)) == d {
 			break
 		}
 	}
-	slot := uint32(t.cells[i]) - 1
+	slot := cellSlot(t.cells[i])
 	t.removeCell(i)
 	t.setRef(slot, noDomain)
 	t.n--
@@ -257,7 +285,7 @@ func (t *domainTable) remove(d string) (uint32, bool) {
 func (t *domainTable) removeCell(i int) {
 	mask := len(t.cells) - 1
 	for j := (i + 1) & mask; t.cells[j] != 0; j = (j + 1) & mask {
-		home := int(uint32(t.cells[j]>>32) >> t.shift)
+		home := t.home(t.cells[j])
 		if (j-home)&mask >= (j-i)&mask {
 			t.cells[i] = t.cells[j]
 			i = j
@@ -296,7 +324,7 @@ func (t *domainTable) clone() *domainTable {
 	}
 	c.refs = slices.Clone(t.refs)
 	c.refsHi = slices.Clone(t.refsHi)
-	c.cells = append([]uint64(nil), t.cells...)
+	c.cells = slices.Clone(t.cells)
 	return &c
 }
 

@@ -113,62 +113,41 @@ func TestDomainTable(t *testing.T) {
 	}
 }
 
-// TestDomainTableCollisions forces every domain onto a few home positions
-// (equal stored hash bits) so lookups must tell them apart by their bytes,
-// and removal must shift runs that wrap around the table's end.
+// TestDomainTableCollisions puts every domain on the last two home
+// positions with the same tag (domains chosen by their hash), so lookups
+// must tell them apart by their bytes, and removal must shift runs that
+// wrap around the table's end.
 func TestDomainTableCollisions(t *testing.T) {
 	tab := newDomainTable()
 	tab.grow()
 	mask := len(tab.cells) - 1
-	want := map[string]uint32{}
-	// Cells put by hand: hash bits chosen so homes are the last two
-	// positions, and every run wraps.
-	hs := []uint32{uint32(mask) << tab.shift, uint32(mask-1) << tab.shift}
-	for i := range 40 {
+	var names []string
+	for i := 0; len(names) < 40; i++ {
 		d := fmt.Sprintf("c%d.example", i)
-		slot := uint32(i)
-		tab.refs = append(tab.refs, noDomainLo)
-		tab.setRef(slot, tab.store(d))
-		tab.live += sizeInArena(d)
-		tab.n++
-		tab.place(uint64(hs[i%2])<<32 | uint64(slot+1))
-		want[d] = slot
-	}
-	// lookup hashes d with the seed, so check through the cells directly:
-	// the probe must find each by bytes among equal hash bits.
-	find := func(d string, h uint32) (uint32, bool) {
-		for i := int(h >> tab.shift); ; i = (i + 1) & mask {
-			c := tab.cells[i]
-			if c == 0 {
-				return 0, false
-			}
-			if uint32(c>>32) == h && tab.get(uint32(c)-1) == d {
-				return uint32(c) - 1, true
-			}
+		h := tab.hash(d)
+		if home := int(h >> tab.shift); home >= mask-1 && h%(1<<(32-cellSlotBits)) == 0 { // tag 0
+			names = append(names, d)
 		}
 	}
-	for i := 0; i < 40; i += 3 {
-		d := fmt.Sprintf("c%d.example", i)
-		// Remove by hand with the same shifting as remove.
-		h := hs[i%2]
-		slot, ok := find(d, h)
-		if !ok {
-			t.Fatalf("%s not found", d)
-		}
-		j := int(h >> tab.shift)
-		for uint32(tab.cells[j])-1 != slot {
-			j = (j + 1) & mask
-		}
-		tab.removeCell(j)
-		tab.setRef(slot, noDomain)
-		tab.n--
-		delete(want, d)
+	m := newTableModel()
+	m.tab = tab
+	for _, d := range names {
+		m.add(d)
 	}
-	for i := range 40 {
-		d := fmt.Sprintf("c%d.example", i)
-		slot, ok := find(d, hs[i%2])
-		if w, held := want[d]; held != ok || slot != w {
-			t.Fatalf("%s: got %d, %v; want %d, %v", d, slot, ok, w, held)
+	if len(tab.cells) != mask+1 {
+		t.Fatalf("the table grew to %d cells", len(tab.cells))
+	}
+	if tab.cells[0] == 0 {
+		t.Fatal("no run wraps around the end")
+	}
+	checkTable(t, tab, m.want, m.slots)
+	for i := 0; i < len(names); i += 3 {
+		m.remove(t, names[i])
+		checkTable(t, tab, m.want, m.slots)
+	}
+	for i := 0; i < len(names); i += 3 {
+		if _, ok := tab.lookup(names[i]); ok {
+			t.Fatalf("%s found after removal", names[i])
 		}
 	}
 }

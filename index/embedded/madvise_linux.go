@@ -14,3 +14,11 @@ const madvPopulateWrite = 23
 // compaction, on every first touch. Run it beside the writer: on older
 // kernels it fails and nothing changes.
 func prefault(b []byte) { _ = syscall.Madvise(b, madvPopulateWrite) }
+
+// releaseZeros hands the whole pages within b, which must hold zeros only,
+// back to the kernel: they read as zeros, and fault in again when written.
+func releaseZeros(b []byte) {
+	if in := interior(b, uintptr(syscall.Getpagesize())); len(in) > 0 {
+		_ = syscall.Madvise(in, syscall.MADV_DONTNEED)
+	}
+}

@@ -35,6 +35,7 @@ func BenchmarkOpenIndex(b *testing.B) {
 			b.ReportMetric(float64(rss)/1e6, "rss-MB")
 			b.ReportMetric(float64(rss)/float64(n), "rss-B/company")
 		}
+		reportMemory(b)
 		e.Close()
 		b.StartTimer()
 	}

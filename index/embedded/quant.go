@@ -85,23 +85,62 @@ func dotInt8Go(q []float32, v []int8) float32 {
 	return (a0 + a1) + (a2 + a3)
 }
 
-// allocInt8 returns n zeroed int8s. Large allocations are aligned to a
-// huge page and marked for transparent huge pages (where the platform has
-// them), which cuts the TLB misses of the random reads the rescoring pass
-// makes.
+// allocInt8 returns n zeroed int8s. Large allocations are marked for
+// transparent huge pages (where the platform has them), which cuts the TLB
+// misses of the random reads the rescoring pass makes. They are not
+// over-allocated to start on a huge page: the pad (2 MiB a 16 MiB chunk)
+// was counted by the heap and, where the runtime zeroed reused memory for
+// it, resident (docs/benchmarks.md "Resident memory at 10M (issue 24)");
+// the huge pages within the allocation are advised instead, all but at
+// most one huge page's worth of it.
 func allocInt8(n int) []int8 {
+	v := make([]int8, n)
 	if n < 4*hugePage {
-		return make([]int8, n)
+		return v
 	}
-	raw := make([]byte, n+hugePage)
-	off := 0
-	if r := int(uintptr(unsafe.Pointer(&raw[0])) % hugePage); r != 0 {
-		off = hugePage - r
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), n)
+	if in := hugeInterior(b); len(in) > 0 {
+		adviseHuge(in)
 	}
-	b := raw[off : off+n : off+n]
-	adviseHuge(b)
 	// Faulting the pages in on another core overlaps the kernel's work
 	// with the caller filling them (index load).
 	go prefault(b)
-	return unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), n)
+	return v
+}
+
+// hugeInterior returns the largest part of b that starts and ends on a
+// huge page boundary (empty when there is none).
+func hugeInterior(b []byte) []byte { return interior(b, hugePage) }
+
+// interior returns the largest part of b that starts and ends on a
+// multiple of align, a power of two (empty when there is none).
+func interior(b []byte, align uintptr) []byte {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := int((align - start%align) % align)
+	hi := int((start + uintptr(len(b))) % align)
+	if lo+hi >= len(b) {
+		return nil
+	}
+	return b[lo : len(b)-hi]
+}
+
+// releaseChunkTails hands back the pages of the last int8 and sketch
+// chunks beyond the last slot: allocInt8 faulted the whole chunk in, and
+// those slots hold zeros until a new company takes them (the released
+// pages read as zeros, and fault in again when written). At 10M the last
+// chunk is 40% empty: 7 MB. Callers hold mu for writing, or run before
+// the engine is shared.
+func (e *Engine) releaseChunkTails() {
+	n := e.domains.slots()
+	last := len(e.chunks) - 1
+	if last < 0 || last != (n-1)/chunkDocs || e.dim == 0 {
+		return
+	}
+	used := n - last*chunkDocs
+	c := e.chunks[last]
+	releaseZeros(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), len(c))[used*e.dim:])
+	if last < len(e.signs) {
+		sg := e.signs[last]
+		releaseZeros(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sg))), 8*len(sg))[8*used*signWords(e.dim):])
+	}
 }

@@ -3,10 +3,12 @@ package embedded
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/cockroachdb/pebble"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -202,4 +204,77 @@ func BenchmarkDot(b *testing.B) {
 		}
 	})
 	_ = sink
+}
+
+func TestHugeInterior(t *testing.T) {
+	buf := make([]byte, 8*hugePage)
+	a0 := int((hugePage - uintptr(unsafe.Pointer(&buf[0]))%hugePage) % hugePage)
+	for _, tc := range []struct {
+		name     string
+		from, to int // offsets from the first huge page boundary in buf
+		wantLen  int
+	}{
+		{"aligned both ends", 0, 4 * hugePage, 4 * hugePage},
+		{"unaligned start", 1, 4 * hugePage, 3 * hugePage},
+		{"unaligned end", 0, 4*hugePage - 1, 3 * hugePage},
+		{"unaligned both", 4096, 5*hugePage + 4096, 4 * hugePage},
+		{"exactly one page inside", hugePage - 1, 2*hugePage + 1, hugePage},
+		{"no whole page", 1, 2*hugePage - 1, 0},
+		{"shorter than a page", 8192, 8192 + 4096, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := buf[a0+tc.from : a0+tc.to]
+			in := hugeInterior(b)
+			if len(in) != tc.wantLen {
+				t.Fatalf("interior %d bytes, want %d", len(in), tc.wantLen)
+			}
+			if len(in) == 0 {
+				return
+			}
+			lo := uintptr(unsafe.Pointer(&in[0])) - uintptr(unsafe.Pointer(&b[0]))
+			if uintptr(unsafe.Pointer(&in[0]))%hugePage != 0 || len(in)%hugePage != 0 {
+				t.Fatalf("interior at offset %d, %d bytes: not on huge page boundaries", lo, len(in))
+			}
+			if lo >= hugePage || len(b)-int(lo)-len(in) >= hugePage {
+				t.Fatalf("interior at offset %d, %d bytes of %d: not the largest", lo, len(in), len(b))
+			}
+		})
+	}
+}
+
+func TestReleaseChunkTails(t *testing.T) {
+	const dim = 64
+	for _, n := range []int{1, 1000, chunkDocs - 1, chunkDocs, chunkDocs + 4097} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			e := &Engine{dim: dim, domains: newDomainTable()}
+			e.domains.add(uint32(n-1), "last.example") // slots() == n
+			for range (n + chunkDocs - 1) / chunkDocs {
+				e.chunks = append(e.chunks, allocInt8(chunkDocs*dim))
+				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(dim)))
+			}
+			for id := range n {
+				e.int8Of(uint32(id))[dim-1] = 1
+				e.signOf(uint32(id))[0] = 1
+			}
+			e.releaseChunkTails()
+			for id := range len(e.chunks) * chunkDocs {
+				want := int8(0)
+				if id < n {
+					want = 1
+				}
+				if got := e.int8Of(uint32(id))[dim-1]; got != want {
+					t.Fatalf("slot %d: code %d, want %d", id, got, want)
+				}
+				if got := e.signOf(uint32(id))[0]; got != uint64(want) {
+					t.Fatalf("slot %d: sketch %d, want %d", id, got, want)
+				}
+			}
+			// The released pages take writes again.
+			last := uint32(len(e.chunks)*chunkDocs - 1)
+			e.int8Of(last)[0] = 3
+			if e.int8Of(last)[0] != 3 {
+				t.Fatal("write to a released page lost")
+			}
+		})
+	}
 }

@@ -18,13 +18,22 @@ import (
 // this pass the recall is the float32 scan's. Every plan ends here, so a
 // returned document scores the same whichever plan ran.
 
-// rescoreK is how many int8-ranked candidates are rescored for a top k.
+// rescoreK is how many int8-ranked candidates are rescored for a top k:
+// 2k+20, and at least rescoreMin. The floor is for small pages of a large
+// index: at 10M companies a stored company's neighbourhood holds many
+// companies within the int8 codes' error of each other, and rescoring the
+// best 40 for a top 10 returned 0.68-0.84 of the exact top 10 on every
+// plan (the exact scan too), rescoring the best 220 0.96-1.00
+// (docs/benchmarks.md, "10M search phases").
 func rescoreK(k int) int {
 	if k <= 0 {
 		return k
 	}
-	return 2*k + 20
+	return max(2*k+20, rescoreMin)
 }
+
+// rescoreMin is rescoreK's floor (a variable for the benchmarks).
+var rescoreMin = 220
 
 // rescoreFull rescores top (ranked by dotID) with the stored full-precision
 // vectors and returns the best k with similarity >= min. A document whose
@@ -36,6 +45,7 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	}
 	out := make([]scored, len(top))
 	errs := make([]error, len(top))
+	e.flat.prefetch(top)
 	parallel(len(top), 16, func(_, lo, hi int) {
 		v := make([]float32, len(q))
 		scratch := make([]byte, 2*len(q))
@@ -69,6 +79,38 @@ func (e *Engine) rescoreFull(ctx context.Context, top []scored, q []float32, min
 	}
 	return h.sorted(), nil
 }
+
+// prefetch asks the kernel to read the mapped pages of top's vectors that
+// are not in the page cache, all at once. The pass then reads them in
+// GOMAXPROCS goroutines, and a goroutine that faults on a page the cache
+// misses holds its processor until the disk answers: at 10M companies the
+// 5 GB file is mostly not cached, and 220 such faults two at a time cost
+// tens of ms (docs/benchmarks.md, "10M search phases"). A page already
+// cached costs a system call (about a µs).
+func (fv *flatVectors) prefetch(top []scored) {
+	if fv == nil || fv.broken || fv.m == nil || prefetchOff {
+		return
+	}
+	const page = 4096
+	last := int64(-1)
+	for _, s := range top {
+		if int(s.id) >= fv.slots {
+			continue
+		}
+		off := fv.off(s.id)
+		end := off + int64(2*fv.dim)
+		for p := off &^ (page - 1); p < end; p += page {
+			if p == last || p+page > int64(len(fv.m)) {
+				continue
+			}
+			willNeed(fv.m[p : p+page])
+			last = p
+		}
+	}
+}
+
+// prefetchOff turns prefetch off (the benchmarks' A/B).
+var prefetchOff bool
 
 // storedVector reads a live document's full-precision vector from its
 // stored entry into v (the final pass without a vector file); ok is false

@@ -1,7 +1,5 @@
 package embedded
 
-import "github.com/RoaringBitmap/roaring/v2"
-
 // residentParts are the engine's resident structures, in the order
 // BenchmarkResidentBreakdown drops them to measure each.
 var residentParts = []struct {
@@ -12,7 +10,7 @@ var residentParts = []struct {
 	{"columns", func(e *Engine) { e.scores, e.starts = nil, nil }},
 	{"sketch", func(e *Engine) { e.signs = nil }},
 	{"vectors", func(e *Engine) { e.chunks = nil }},
-	{"postings", func(e *Engine) { e.post = [numKeyword]map[string]*roaring.Bitmap{} }},
+	{"postings", func(e *Engine) { e.post = [numKeyword]keywordPostings{} }},
 	{"exists", func(e *Engine) { e.exists = nil }},
 	{"live", func(e *Engine) { e.live = nil }},
 }

@@ -214,16 +214,33 @@ const (
 // screen beside it under the same machine load).
 var annOff atomic.Bool
 
-// plan chooses how to rank c candidates out of live for the top k. The ANN
+// planForce, when set to a plan + 1, makes the planner take that plan for
+// every candidate set the screen can rank (more than twice its pool;
+// benchmarks compare the plans on the same queries); the ANN plan still
+// falls back to the screen without an index.
+var planForce atomic.Int32
+
+// plan chooses how to rank c candidates for the top k. The ANN
 // plan scans about annTarget candidates exactly where the screen passes
 // over all c: at 1M it took an unfiltered lookalike from 11-14 ms to 6 ms
 // of engine time and a 30% filter from 13-15 to 11-12.5 ms, with recall@10
-// 1.000 (docs/benchmarks.md "ANN recall for mixtures (issue 24)").
-func (e *Engine) plan(c, live, k int) int {
-	if c <= exactMax || 2*poolSize(c, k) >= c || k == 0 {
+// 1.000 (docs/benchmarks.md "ANN recall for mixtures (issue 24)"). It is
+// taken while the walk over the lists is short (annWalk <= annMaxWalk: the
+// threshold scales with the index, 29% of 1M, 9% of 10M); longer walks, as
+// a 5% filter's at 10M, cost more than the screen and lose recall when the
+// filter lies away from the query (docs/benchmarks.md "10M search
+// phases").
+func (e *Engine) plan(c, k int) int {
+	if 2*poolSize(c, k) >= c || k == 0 {
 		return planExact
 	}
-	if a := e.ann.idx; a != nil && !annOff.Load() && float64(c) >= annMinSel*float64(live) && c >= annGatherRatio*annTarget(c, k, a.nlist) {
+	if f := int(planForce.Load()); f > 0 {
+		return f - 1
+	}
+	if c <= exactMax {
+		return planExact
+	}
+	if a := e.ann.idx; a != nil && !annOff.Load() && annWalk(c, k, a.nlist) <= annMaxWalk && c >= annGatherRatio*annTarget(c, k, a.nlist) {
 		return planANN
 	}
 	return planScreen
@@ -244,22 +261,32 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	// The plan and the ANN's gathering follow the page's k; the plan then
 	// ranks the rescoreK(k) best by the int8 similarity for the caller's
 	// full-precision pass (rescore.go).
-	plan := e.plan(c, int(e.live.GetCardinality()), k)
+	ph := phasesOf(ctx)
+	plan := e.plan(c, k)
 	pageK := k
 	k = rescoreK(k)
 	if plan == planANN {
-		if sub, ok := e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist)); ok {
+		if sub, ok := e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph); ok {
 			e.ann.plans[planANN].Add(1)
+			if ph != nil {
+				ph.plan = planANN
+			}
 			return e.rankANN(ctx, cand, c, sub, q, min, k)
 		}
 		plan = planScreen
 	}
 	e.ann.plans[plan].Add(1)
+	if ph != nil {
+		ph.plan = plan
+	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.ids = candIDs(cand, c, sc.ids)
+	ph.mark(phasePlan)
 	if plan == planExact {
-		return e.exact(ctx, sc.ids, q, min, k)
+		top, n := e.exact(ctx, sc.ids, q, min, k)
+		ph.mark(phaseRank)
+		return top, n
 	}
 	return e.screenRank(ctx, sc, q, min, k)
 }
@@ -281,9 +308,12 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	// the planner keeps it to about annTarget (an eighth of the candidates
 	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
 	top, n = e.exact(ctx, sc.ids, q, min, k)
+	ph := phasesOf(ctx)
+	ph.mark(phaseRank)
 	if min <= -1 || ctx.Err() != nil {
 		return top, c
 	}
+	defer ph.mark(phaseCount)
 	// Companies above min lie outside the gathered set too (even when the
 	// threshold cuts inside it: measured 607 counted of 829), so the count
 	// is at least the share above min in a sample of the candidates spread
@@ -292,18 +322,17 @@ func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *
 	// scans bitmap containers word by word.
 	lo, span := uint64(cand.Minimum()), uint64(cand.Maximum()-cand.Minimum())+1
 	it := cand.Iterator()
-	hits, seen := 0, 0
+	sample := make([]uint32, 0, totalSample)
 	for i := uint64(0); i < totalSample; i++ {
 		it.AdvanceIfNeeded(uint32(lo + span*i/totalSample))
 		if !it.HasNext() {
 			break
 		}
-		if e.dotID(q, it.Next()) >= min {
-			hits++
-		}
-		seen++
+		sample = append(sample, it.Next())
 	}
-	return top, max(n, int(float64(hits)/float64(max(1, seen))*float64(c)+0.5))
+	// Counted by exact (k 0: no ranking), which reads ahead.
+	_, hits := e.exact(ctx, sample, q, min, 0)
+	return top, max(n, int(float64(hits)/float64(max(1, len(sample)))*float64(c)+0.5))
 }
 
 // screenRank ranks sc.ids (more than exactMax) through the sketch passes
@@ -376,23 +405,24 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 		}
 		hi, pool = t, 2*size
 	}
+	ph := phasesOf(ctx)
+	ph.mark(phaseRank)
 	if min <= -1 {
 		return top.sorted(), c
 	}
+	defer ph.mark(phaseCount)
 	if n < size {
 		// The threshold cut inside the pool: what lies above it is there.
 		return top.sorted(), n
 	}
 	// Estimate the share above min from an even sample of the candidates.
 	step := max(1, c/totalSample)
-	hits, seen := 0, 0
+	sample := make([]uint32, 0, c/step+1)
 	for i := 0; i < c; i += step {
-		if e.dotID(q, ids[i]) >= min {
-			hits++
-		}
-		seen++
+		sample = append(sample, ids[i])
 	}
-	return top.sorted(), max(n, int(float64(hits)/float64(seen)*float64(c)+0.5))
+	_, hits := e.exact(ctx, sample, q, min, 0)
+	return top.sorted(), max(n, int(float64(hits)/float64(len(sample))*float64(c)+0.5))
 }
 
 // screen returns the ids whose sketch agreement on the dimensions
@@ -572,19 +602,46 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 	}
 }
 
+// readAhead is how many candidates ahead exact reads the first byte of
+// each cache line of a candidate's codes (a variable for
+// BenchmarkExactRandom). Candidates spread over the whole
+// index (a filter's, the ANN plan's gathered lists) miss the caches on
+// every one; the early reads let the processor wait for several at once
+// instead of one after the other: 63,000 candidates spread over 1 GB of
+// codes took 12.3-13.1 ms without, 7.2-8.8 ms with, a dense run the same
+// (BenchmarkExactRandom, 2 workers, load average 4).
+var readAhead = 4
+
+// touchCodes reads one byte of each cache line of a document's codes (see
+// readAhead); the sum only keeps the reads from being dropped.
+func (e *Engine) touchCodes(id uint32) int8 {
+	c := e.int8Of(id)
+	var t int8
+	for off := 0; off < len(c); off += 64 {
+		t += c[off]
+	}
+	return t
+}
+
 // exact scans ids with the int8 dot product (dotID): the best k at or above min
 // and how many are at or above min.
 func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float32, k int) ([]scored, int) {
 	workers := runtime.GOMAXPROCS(0)
 	heaps := make([]*topK, workers)
 	counts := make([]int, workers)
+	sinks := make([]int8, workers)
 	used := parallel(len(ids), 4096, func(w, lo, hi int) {
 		h := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
 		heaps[w] = h
 		n := 0
-		for i, id := range ids[lo:hi] {
+		part := ids[lo:hi]
+		var sink int8
+		for i, id := range part {
 			if i&4095 == 0 && ctx.Err() != nil {
 				return
+			}
+			if readAhead > 0 && i+readAhead < len(part) {
+				sink += e.touchCodes(part[i+readAhead])
 			}
 			s := e.dotID(q, id)
 			if s < min {
@@ -596,7 +653,7 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 			}
 			h.offer(scored{id: id, score: s})
 		}
-		counts[w] = n
+		counts[w], sinks[w] = n, sink
 	})
 	merged := &topK{k: k, domains: e.domains}
 	total := 0

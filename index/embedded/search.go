@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
@@ -42,11 +44,13 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 		e.mu.RUnlock()
 		return index.Result{}, fmt.Errorf("search: %w: query has %d dimensions, index has %d", index.ErrVectorMismatch, len(s.Vector), e.dim)
 	}
+	ph := phasesOf(ctx)
 	cand, err := e.eval(s.Filter, e.live)
 	if err != nil {
 		e.mu.RUnlock()
 		return index.Result{}, err
 	}
+	ph.mark(phaseEval)
 	k := s.Offset + s.Limit
 	var top []scored
 	var total int
@@ -56,6 +60,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 			e.mu.RUnlock()
 			return index.Result{}, err
 		}
+		ph.mark(phaseFull)
 	} else {
 		top, total = e.byScore(cand, k)
 	}
@@ -78,6 +83,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	if err != nil {
 		return index.Result{}, err
 	}
+	ph.mark(phaseHydrate)
 	return index.Result{Total: total, Hits: hits}, nil
 }
 
@@ -87,26 +93,45 @@ type hitRef struct {
 	vec    []float32
 }
 
+// hydrateReads is how many profiles hydrate reads at once (a variable
+// for the benchmarks' A/B). The reads wait on the disk more than they use
+// a processor (at 10M companies the 24 GB store is mostly not in the page
+// cache, and a read that misses it is a system call that frees its
+// processor), so more of them than GOMAXPROCS run: docs/benchmarks.md,
+// "10M search phases".
+var hydrateReads = 16
+
 // hydrate reads and decodes the profiles of refs, in parallel, keeping the
 // order and skipping the ones deleted since the scan.
 func (e *Engine) hydrate(refs []hitRef) ([]index.Hit, error) {
 	hits := make([]index.Hit, len(refs))
 	found := make([]bool, len(refs))
 	errs := make([]error, len(refs))
-	parallel(len(refs), 8, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			c, err := e.profile(refs[i].domain)
-			if errors.Is(err, index.ErrNotFound) {
-				continue // deleted between the scan and now
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(hydrateReads, (len(refs)+3)/4) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(refs) {
+					return
+				}
+				c, err := e.profile(refs[i].domain)
+				if errors.Is(err, index.ErrNotFound) {
+					continue // deleted between the scan and now
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
+				found[i] = true
 			}
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
-			found[i] = true
-		}
-	})
+		}()
+	}
+	wg.Wait()
 	out := hits[:0]
 	for i := range hits {
 		if errs[i] != nil {
@@ -133,14 +158,17 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 			}
 			return roaring.And(e.domainIDs(n.Values), cand), nil
 		}
-		post := e.post[keywordSlot[n.Field]]
+		post := &e.post[keywordSlot[n.Field]]
 		lists := make([]*roaring.Bitmap, 0, len(n.Values))
 		for _, v := range n.Values {
-			if bm := post[v]; bm != nil {
+			if bm := post.get(v, e.domains); bm != nil {
 				lists = append(lists, bm)
 			}
 		}
-		return roaring.And(roaring.FastOr(lists...), cand), nil
+		if len(lists) == 1 {
+			return e.within(lists[0], cand), nil
+		}
+		return e.within(roaring.FastOr(lists...), cand), nil
 	case index.Exists:
 		if n.Field == index.ScoreField {
 			// Scores run 1-800; 0 is unknown. Computed like a range, so no
@@ -151,7 +179,7 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		if bm == nil {
 			return roaring.New(), nil
 		}
-		return roaring.And(bm, cand), nil
+		return e.within(bm, cand), nil
 	case index.Range:
 		lo, hi := -1<<31, 1<<31-1
 		if n.Min != nil {
@@ -198,6 +226,19 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		return evalNot(n, cand, e.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
+}
+
+// within is bm's documents within cand. Posting lists and flag bitmaps
+// hold live documents only (unindex takes a document out of them when it
+// is deleted or rewritten), so within every live document (a filter's
+// first term) they are their own answer, without an intersection that
+// costs milliseconds at 10M companies (docs/benchmarks.md, "10M search
+// phases"). The result may alias bm.
+func (e *Engine) within(bm, cand *roaring.Bitmap) *roaring.Bitmap {
+	if cand == e.live {
+		return bm
+	}
+	return roaring.And(bm, cand)
 }
 
 // domainIDs is the bitmap of the indexed companies among domains.

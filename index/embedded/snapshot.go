@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,7 +67,8 @@ import (
 // slot positions (u32, then u8 high bytes when present), the free list,
 // scores (i16), starts (i32), scales (f32), the vector chunks (each the
 // used part of its int8 codes, then of its sketches), the live bitmap,
-// the postings (per keyword slot: count, then value, bitmap), the exists
+// the postings (per keyword slot: the values of one document with its id,
+// the values of more with their bitmaps, the self bitmap), the exists
 // bitmaps. Bitmaps are roaring's portable format with a length. The
 // layout follows the structures' fields: whoever changes them (domains.go,
 // postings.go, the sketch) changes snapMagic with the layout here; the
@@ -96,7 +98,7 @@ type snapHeader struct {
 // caught without it.
 func snapLayout() uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d %d %d %d %d %d", numKeyword, chunkDocs, chunkShift, domainChunk, noDomain, flagState)
+	fmt.Fprintf(h, "%d %d %d %d %d %d %d", numKeyword, chunkDocs, chunkShift, domainChunk, noDomain, flagState, cellSlotBits)
 	return h.Sum64()
 }
 
@@ -442,8 +444,18 @@ func (e *Engine) readSnapBody(r *snapReader) error {
 	var buf []byte
 	e.live = r.bitmap(&buf)
 	for slot := range e.post {
+		p := keywordPostings{}
+		ones := r.count(8 + 4)
+		p.one = make(map[string]uint32, ones)
+		for range ones {
+			v := make([]byte, r.count(1))
+			r.read(v)
+			var id [4]byte
+			r.read(id[:])
+			p.one[string(v)] = binary.LittleEndian.Uint32(id[:])
+		}
 		values := r.count(8 + 8)
-		m := make(map[string]*roaring.Bitmap, values)
+		p.many = make(map[string]*roaring.Bitmap, values)
 		for range values {
 			v := make([]byte, r.count(1))
 			r.read(v)
@@ -451,9 +463,13 @@ func (e *Engine) readSnapBody(r *snapReader) error {
 			if r.err != nil {
 				return r.err
 			}
-			m[string(v)] = bm
+			p.many[string(v)] = bm
 		}
-		e.post[slot] = m
+		p.self = r.bitmap(&buf)
+		if r.err != nil {
+			return r.err
+		}
+		e.post[slot] = p
 	}
 	bits := r.count(1 + 8)
 	e.exists = make(map[uint8]*roaring.Bitmap, bits)
@@ -474,6 +490,8 @@ func (e *Engine) readSnapBody(r *snapReader) error {
 	}
 	t.rebuildCells()
 	e.domains, e.free = t, free
+	// As loadAll's trimSlots: allocInt8 faulted the last chunk in whole.
+	e.releaseChunkTails()
 	return nil
 }
 
@@ -510,14 +528,15 @@ func (t *domainTable) rebuildCells() {
 	for t.n*4 > size*3 {
 		size *= 2
 	}
-	t.cells = make([]uint64, size)
+	t.cells = make([]uint32, size)
 	t.shift = 32
 	for s := size; s > 1; s >>= 1 {
 		t.shift--
 	}
 	for slot := range uint32(len(t.refs)) {
 		if d := t.get(slot); d != "" {
-			t.place(uint64(t.hash(d))<<32 | uint64(slot+1))
+			h := t.hash(d)
+			t.place(h, cellOf(h, slot))
 		}
 	}
 }
@@ -675,18 +694,29 @@ func (e *Engine) writeSnapshot(path string, h snapHeader) error {
 	}
 	var buf bytes.Buffer
 	w.bitmap(e.live, &buf)
+	var id [4]byte
 	for slot := range e.post {
-		values := make([]string, 0, len(e.post[slot]))
-		for v := range e.post[slot] {
-			values = append(values, v)
+		p := &e.post[slot]
+		ones := slices.Sorted(maps.Keys(p.one))
+		w.u64(len(ones))
+		for _, v := range ones {
+			w.u64(len(v))
+			w.write([]byte(v))
+			binary.LittleEndian.PutUint32(id[:], p.one[v])
+			w.write(id[:])
 		}
-		slices.Sort(values)
+		values := slices.Sorted(maps.Keys(p.many))
 		w.u64(len(values))
 		for _, v := range values {
 			w.u64(len(v))
 			w.write([]byte(v))
-			w.bitmap(e.post[slot][v], &buf)
+			w.bitmap(p.many[v], &buf)
 		}
+		self := p.self
+		if self == nil {
+			self = roaring.New()
+		}
+		w.bitmap(self, &buf)
 	}
 	bits := make([]uint8, 0, len(e.exists))
 	for bit := range e.exists {

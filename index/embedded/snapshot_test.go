@@ -3,10 +3,12 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/openprospect/prospectd/index"
@@ -26,7 +28,9 @@ type residentImage struct {
 	Codes           [][]int8
 	Signs           [][]uint64
 	Live            []uint32
-	Post            [numKeyword]map[string][]uint32
+	One             [numKeyword]map[string]uint32
+	Many            [numKeyword]map[string][]uint32
+	Self            [numKeyword][]uint32
 	Exists          map[uint8][]uint32
 	FlatSum         uint64
 	FlatSlots       int
@@ -55,9 +59,17 @@ func imageOf(t *testing.T, e *Engine) residentImage {
 		t.Fatalf("domain table holds %d, live %d", e.domains.len(), e.live.GetCardinality())
 	}
 	for slot := range e.post {
-		im.Post[slot] = map[string][]uint32{}
-		for v, bm := range e.post[slot] {
-			im.Post[slot][v] = bm.ToArray()
+		p := &e.post[slot]
+		im.One[slot] = maps.Clone(p.one)
+		im.Many[slot] = map[string][]uint32{}
+		for v, bm := range p.many {
+			im.Many[slot][v] = bm.ToArray()
+		}
+		if p.self != nil {
+			im.Self[slot] = p.self.ToArray()
+		}
+		if len(im.Self[slot]) == 0 {
+			im.Self[slot] = nil
 		}
 	}
 	for bit, bm := range e.exists {
@@ -77,6 +89,13 @@ func snapDocs(r *rand.Rand, from, n int) []index.CompanyDoc {
 	for i := range docs {
 		d := fx[(from+i)%len(fx)]
 		d.Company.Domain = fmt.Sprintf("s%05d-%s", from+i, d.Company.Domain)
+		if (from+i)%3 == 0 {
+			d.Company.MXProvider = d.Company.Domain // a posting in self
+		}
+		if (from+i)%5 == 0 {
+			// A value of one company alone.
+			d.Company.Vendors = slices.Concat(d.Company.Vendors, []string{fmt.Sprintf("v%05d.com", from+i)})
+		}
 		v := make([]float32, len(d.Vector))
 		for j := range v {
 			v[j] = d.Vector[j] + float32(r.NormFloat64())*0.2
@@ -147,6 +166,13 @@ func TestSnapshotMatchesLoadAll(t *testing.T) {
 			}
 			dir := t.TempDir()
 			want := snapIndex(t, dir, n)
+			self, one, many := 0, 0, 0
+			for slot := range want.Self {
+				self, one, many = self+len(want.Self[slot]), one+len(want.One[slot]), many+len(want.Many[slot])
+			}
+			if self == 0 || one == 0 || many == 0 {
+				t.Fatalf("the test index lacks a kind of posting: self %d, one %d, many %d", self, one, many)
+			}
 			e := openSnap(t, dir, Options{})
 			if !e.snapshotLoaded() {
 				t.Fatal("not opened from the snapshot")

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openprospect/prospectd/internal/cputime"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -81,12 +82,12 @@ func BenchmarkEmbedDemoEnglish(b *testing.B) {
 func benchmarkEmbedDocs(b *testing.B, m *Model, docs []Doc) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for i := 0; b.Loop(); i++ {
 		m.Embed(docs[i%len(docs)])
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // TestDemoDigest logs a digest of the vectors of the demo file's companies

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/openprospect/prospectd/index/embedded"
 	"github.com/openprospect/prospectd/ingest"
+	"github.com/openprospect/prospectd/internal/cputime"
 	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/store/sqlite"
 )
@@ -59,7 +59,7 @@ func BenchmarkRefreshChanges(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		r, _ := svc.Submit(ctx, "s", TriggerManual)
-		t0, cpu0 := time.Now(), cpuTime()
+		t0, cpu0 := time.Now(), cputime.Process()
 		c, err := svc.Run(ctx, testTask(r.TaskID), Input{Source: "s"}, func(int) {})
 		if err != nil {
 			b.Fatal(err)
@@ -67,16 +67,7 @@ func BenchmarkRefreshChanges(b *testing.B) {
 		b.ReportMetric(float64(c.Read)/time.Since(t0).Seconds(), "rows/s")
 		// CPU seconds spent by the process during the run: unlike the
 		// wall time, close to the same on a loaded machine.
-		b.ReportMetric((cpuTime() - cpu0).Seconds(), "cpu-s")
+		b.ReportMetric((cputime.Process() - cpu0).Seconds(), "cpu-s")
 		b.Logf("%+v in %v", c, time.Since(t0))
 	}
-}
-
-// cpuTime is the user and system CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,0 +1,167 @@
+package embedded
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/openprospect/prospectd/index"
+)
+
+// BenchmarkContactSearchPhases splits the grouped contact search of the
+// api ContactsHTTP benchmark (a persona's vector, seniority + department
+// + company country, 5 contacts a company, 100 companies) into its
+// phases and reports each one's p50 and p95 in ms:
+//
+//	eval     the filter (posting bitmaps)
+//	score    the int8 similarity of every candidate
+//	totals   the matching contacts' companies (res.Companies)
+//	pick     ranking far enough to fill the groups
+//	hydrate  reading the picked contacts' profiles (cp/)
+//	search   SearchContacts end to end (all of the above)
+//	employer the groups' company profiles (GetCompanies)
+//	patterns the email-pattern lookups of the groups' domains with a cold
+//	         cache: up to 200 contacts with addresses a domain, 50 domains
+//	         a search (what query.ContactService.emailPatterns asks)
+//
+//	PROSPECT_BENCH_INDEX=/path/to/data/index go test -run '^$' -bench ContactSearchPhases -benchtime 200x ./index/embedded/
+//
+// PROSPECT_BENCH_EVICT=1 drops the index's files from the page cache
+// after the load, so the "first" figures are cold-disk reads.
+func BenchmarkContactSearchPhases(b *testing.B) {
+	dir := os.Getenv("PROSPECT_BENCH_INDEX")
+	if dir == "" {
+		b.Skip("PROSPECT_BENCH_INDEX not set")
+	}
+	e, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	x, err := e.contactIdx()
+	if err != nil {
+		b.Fatal(err)
+	}
+	total := int(x.live.GetCardinality())
+	if total == 0 {
+		b.Skip("no contacts in the index")
+	}
+	type req struct {
+		search index.ContactSearch
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	var reqs []req
+	for len(reqs) < 64 {
+		res, err := e.SearchContacts(ctx, index.ContactSearch{Offset: rng.IntN(min(total, 9000)), Limit: 1})
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatal(err)
+		}
+		c := res.Hits[0].Contact
+		if c.Seniority == "" || c.Department == "" || c.CompanyCountry == "" {
+			continue
+		}
+		vecs, err := e.ContactVectors(ctx, []int64{c.PersonaID})
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := index.And{
+			index.Terms{Field: index.SeniorityField, Values: []string{c.Seniority, "director"}},
+			index.Terms{Field: index.DepartmentField, Values: []string{c.Department}},
+			index.Terms{Field: index.CountryField, Values: []string{c.CompanyCountry}},
+			index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: []string{strconv.FormatInt(c.PersonaID, 10)}}},
+		}
+		reqs = append(reqs, req{search: index.ContactSearch{Filter: f, Vector: vecs[c.PersonaID], MinSimilarity: -2,
+			PerCompany: 5, MaxCompanies: 100, Limit: 10_000}})
+	}
+	if os.Getenv("PROSPECT_BENCH_EVICT") != "" {
+		// The first pass then reads profiles from the disk, as every pass
+		// would with a store larger than the page cache (50M contacts).
+		evictDir(b, dir)
+	}
+	phases := []string{"eval", "score", "totals", "pick", "hydrate", "search", "employer", "patterns"}
+	lat := map[string][]time.Duration{}
+	var groups, cands []float64
+	for i := 0; b.Loop(); i++ {
+		s := reqs[i%len(reqs)].search
+		t0 := time.Now()
+		x.mu.RLock()
+		cand, err := x.eval(s.Filter, x.live)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		ranked := x.score(ctx, cand, s.Vector, float32(s.MinSimilarity))
+		t2 := time.Now()
+		x.companiesOf(ranked)
+		t3 := time.Now()
+		picked := x.pick(ranked, s)
+		pids := make([]int64, len(picked))
+		for k, p := range picked {
+			pids[k] = x.persona[p.id]
+		}
+		x.mu.RUnlock()
+		t4 := time.Now()
+		hits, err := e.GetContacts(ctx, pids)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t5 := time.Now()
+		if _, err := e.SearchContacts(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+		t6 := time.Now()
+		var domains []string
+		for _, h := range hits {
+			if len(domains) == 0 || domains[len(domains)-1] != h.Domain {
+				domains = append(domains, h.Domain)
+			}
+		}
+		if _, err := e.GetCompanies(ctx, domains); err != nil {
+			b.Fatal(err)
+		}
+		t7 := time.Now()
+		for k := 0; k < len(domains); k += 50 {
+			batch := domains[k:min(len(domains), k+50)]
+			if _, err := e.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, PerCompany: 200, MaxCompanies: len(batch),
+				Limit: 200 * len(batch), Filter: index.And{index.Terms{Field: index.DomainField, Values: batch},
+					index.Exists{Field: index.ContactEmailField}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t8 := time.Now()
+		for k, d := range []time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3), t5.Sub(t4), t6.Sub(t5), t7.Sub(t6), t8.Sub(t7)} {
+			lat[phases[k]] = append(lat[phases[k]], d)
+		}
+		groups = append(groups, float64(len(domains)))
+		cands = append(cands, float64(cand.GetCardinality()))
+	}
+	for _, p := range phases {
+		d := lat[p]
+		// The first pass over the requests reads their blocks from the
+		// store's files (and, at scale, the disk): reported on its own.
+		first := slices.Clone(d[:min(len(d), len(reqs))])
+		slices.Sort(first)
+		b.ReportMetric(float64(first[len(first)/2].Microseconds())/1000, p+"-first-p50-ms")
+		slices.Sort(d)
+		b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, p+"-p50-ms")
+		b.ReportMetric(float64(d[min(len(d)-1, len(d)*95/100)].Microseconds())/1000, p+"-p95-ms")
+	}
+	var scoreSum time.Duration
+	for _, d := range lat["score"] {
+		scoreSum += d
+	}
+	var candSum float64
+	for _, c := range cands {
+		candSum += c
+	}
+	b.ReportMetric(float64(scoreSum.Nanoseconds())/candSum, "score-ns/candidate")
+	slices.Sort(cands)
+	b.ReportMetric(cands[len(cands)/2], "candidates-p50")
+	b.ReportMetric(cands[len(cands)*95/100], "candidates-p95")
+	b.ReportMetric(float64(len(x.persona)), "contacts")
+}
