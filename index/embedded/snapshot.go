@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -266,6 +267,9 @@ func (e *Engine) loadSnapshot() bool {
 	dropFileCache(f)
 	e.flat = fv
 	e.snap.loaded = true
+	// As loadAll: hand the read's buffers back now rather than leave the
+	// server holding them.
+	debug.FreeOSMemory()
 	return true
 }
 
@@ -378,6 +382,10 @@ func (r *snapReader) bitmap(buf *[]byte) *roaring.Bitmap {
 	return bm
 }
 
+// keyOf returns b as a string without copying it: b is the key's own
+// allocation, never written again.
+func keyOf(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // asBytes views a column's memory as bytes.
 func asBytes[T any](s []T) []byte {
 	if len(s) == 0 {
@@ -452,7 +460,7 @@ func (e *Engine) readSnapBody(r *snapReader) error {
 			r.read(v)
 			var id [4]byte
 			r.read(id[:])
-			p.one[string(v)] = binary.LittleEndian.Uint32(id[:])
+			p.one[keyOf(v)] = binary.LittleEndian.Uint32(id[:])
 		}
 		values := r.count(8 + 8)
 		p.many = make(map[string]*roaring.Bitmap, values)
@@ -463,7 +471,7 @@ func (e *Engine) readSnapBody(r *snapReader) error {
 			if r.err != nil {
 				return r.err
 			}
-			p.many[string(v)] = bm
+			p.many[keyOf(v)] = bm
 		}
 		p.self = r.bitmap(&buf)
 		if r.err != nil {
