@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -92,5 +93,46 @@ func BenchmarkBulkMatch10k(b *testing.B) {
 		if th == 80 {
 			b.ReportMetric(p, "acc@80")
 		}
+	}
+}
+
+// BenchmarkBuildFrom builds the name index over the first
+// PROSPECT_BENCH_NAMES companies of the seed-1 demo corpus (100,000 when
+// unset) and reports the build time, the index's live heap per company
+// (the keys are dropped before it is read, so the index's own copies of
+// domains count) and the bytes allocated by the build.
+func BenchmarkBuildFrom(b *testing.B) {
+	n := 100_000
+	if s := os.Getenv("PROSPECT_BENCH_NAMES"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v <= 0 {
+			b.Fatalf("PROSPECT_BENCH_NAMES=%q: want a positive company count", s)
+		}
+		n = v
+	}
+	g := demo.New(demo.Options{Companies: n, Seed: 1})
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		keys := namematchtest.Corpus(g, n)
+		b.StartTimer()
+		var mid runtime.MemStats
+		runtime.ReadMemStats(&mid)
+		start := time.Now()
+		x := namematch.BuildFrom(keys)
+		build := time.Since(start)
+		b.StopTimer()
+		var end runtime.MemStats
+		runtime.ReadMemStats(&end)
+		keys = nil
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(build.Seconds(), "s-build")
+		b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/float64(n), "B/company")
+		b.ReportMetric(float64(end.TotalAlloc-mid.TotalAlloc)/float64(n), "alloc-B/company")
+		runtime.KeepAlive(x)
+		runtime.KeepAlive(keys)
 	}
 }
