@@ -39,15 +39,13 @@ type Index struct {
 	score   []int16
 	closed  []bool
 
-	vocab    map[string]uint32
-	tokStr   []string
-	idf      []float32
-	tokPOff  []uint32 // docs with token t: tokPData[tokPOff[t]:tokPOff[t+1]], ascending
-	tokPData []uint32
+	vocab   map[string]uint32
+	tokStr  []string
+	idf     []float32
+	tokPost postings // docs with token t: list t
 
-	gramKeys  []uint32 // trigram keys, ascending
-	gramPOff  []uint32 // docs with gramKeys[g]: gramPData[gramPOff[g]:gramPOff[g+1]], ascending
-	gramPData []uint32
+	gramKeys []uint32 // trigram keys, ascending
+	gramPost postings // docs with trigram gramKeys[i]: list i
 
 	strOff    []uint32 // interned string i: strData[strOff[i]:strOff[i+1]]; 0 is ""
 	strData   []byte
@@ -154,61 +152,56 @@ func (b *builder) add(k index.CompanyKey) {
 // array to its length so the build's growth slack is garbage.
 func (b *builder) finish() *Index {
 	x := b.x
-	// Token postings: count, then fill.
-	x.tokPOff = make([]uint32, len(x.tokStr)+1)
-	for doc := range uint32(x.n) {
-		ts := x.tokens(doc)
-		for i, t := range ts {
-			if !slices.Contains(ts[:i], t) {
-				x.tokPOff[t+1]++
+	// Token postings: each company's distinct tokens, counted then put.
+	tb := newPostingsBuilder(len(x.tokStr))
+	eachToken := func(f func(t, doc uint32)) {
+		for doc := range uint32(x.n) {
+			ts := x.tokens(doc)
+			for i, t := range ts {
+				if !slices.Contains(ts[:i], t) {
+					f(t, doc)
+				}
 			}
 		}
 	}
-	for t := range x.tokStr {
-		x.tokPOff[t+1] += x.tokPOff[t]
-	}
-	x.tokPData = make([]uint32, x.tokPOff[len(x.tokStr)])
-	next := slices.Clone(x.tokPOff[:len(x.tokStr)])
-	for doc := range uint32(x.n) {
-		ts := x.tokens(doc)
-		for i, t := range ts {
-			if !slices.Contains(ts[:i], t) {
-				x.tokPData[next[t]] = doc
-				next[t]++
-			}
-		}
-	}
+	eachToken(tb.count)
+	tb.layout()
+	eachToken(tb.put)
+	x.tokPost = tb.finish()
 	// Trigram postings: the same over each compact name's distinct
 	// trigrams, keys sorted for binary search.
 	var grams []uint32
-	count := map[uint32]uint32{}
+	ids := map[uint32]uint32{}
 	for doc := range uint32(x.n) {
 		grams = distinctGrams(x.compactBytes(doc), grams[:0])
 		for _, g := range grams {
-			count[g]++
+			ids[g] = 0
 		}
 	}
-	x.gramKeys = make([]uint32, 0, len(count))
-	for g := range count {
+	x.gramKeys = make([]uint32, 0, len(ids))
+	for g := range ids {
 		x.gramKeys = append(x.gramKeys, g)
 	}
 	slices.Sort(x.gramKeys)
-	x.gramPOff = make([]uint32, len(x.gramKeys)+1)
 	for i, g := range x.gramKeys {
-		x.gramPOff[i+1] = x.gramPOff[i] + count[g]
-		count[g] = x.gramPOff[i] // next free slot of g
+		ids[g] = uint32(i)
 	}
-	x.gramPData = make([]uint32, x.gramPOff[len(x.gramKeys)])
-	for doc := range uint32(x.n) {
-		grams = distinctGrams(x.compactBytes(doc), grams[:0])
-		for _, g := range grams {
-			x.gramPData[count[g]] = doc
-			count[g]++
+	gb := newPostingsBuilder(len(x.gramKeys))
+	eachGram := func(f func(g, doc uint32)) {
+		for doc := range uint32(x.n) {
+			grams = distinctGrams(x.compactBytes(doc), grams[:0])
+			for _, g := range grams {
+				f(ids[g], doc)
+			}
 		}
 	}
+	eachGram(gb.count)
+	gb.layout()
+	eachGram(gb.put)
+	x.gramPost = gb.finish()
 	x.idf = make([]float32, len(x.tokStr))
 	for t := range x.tokStr {
-		df := x.tokPOff[t+1] - x.tokPOff[t]
+		df := x.tokPost.df[t]
 		x.idf[t] = float32(math.Log(float64(x.n+1) / float64(df+1)))
 	}
 	x.strSorted = make([]uint32, len(x.strOff)-1)
@@ -270,19 +263,11 @@ func (x *Index) strID(s string) uint32 {
 	return x.strSorted[i]
 }
 
-// tokPosting is the ascending docs whose name has token t.
-func (x *Index) tokPosting(t uint32) []uint32 { return x.tokPData[x.tokPOff[t]:x.tokPOff[t+1]] }
-
-// gramPosting is the ascending docs whose compact name has trigram g; nil
-// when none has.
-func (x *Index) gramPosting(g uint32) []uint32 {
+// gramList is the postings list of trigram g; false when no name has it.
+func (x *Index) gramList(g uint32) (uint32, bool) {
 	i, ok := slices.BinarySearch(x.gramKeys, g)
-	if !ok {
-		return nil
-	}
-	return x.gramPData[x.gramPOff[i]:x.gramPOff[i+1]]
+	return uint32(i), ok
 }
-
 func (x *Index) tokens(doc uint32) []uint32 { return x.tokData[x.tokOff[doc]:x.tokOff[doc+1]] }
 
 func (x *Index) compact(doc uint32) string { return string(x.compactBytes(doc)) }

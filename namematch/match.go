@@ -114,11 +114,11 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 	var wq float32
 	for i, id := range p.tokIDs {
 		wq += p.weights[i]
-		if id < 0 || len(x.tokPosting(uint32(id))) > maxTokenPosting {
+		if id < 0 || x.tokPost.df[id] > maxTokenPosting {
 			continue
 		}
 		w := p.weights[i]
-		for _, d := range x.tokPosting(uint32(id)) {
+		for d := range x.tokPost.docs(uint32(id)) {
 			if sc.acc[d] == 0 && sc.gram[d] == 0 {
 				sc.touched = append(sc.touched, d)
 			}
@@ -127,7 +127,7 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 	}
 	// Rarest trigrams that some name has.
 	type gd struct {
-		g  uint32
+		l  uint32 // postings list
 		df int
 	}
 	gs := make([]gd, 0, len(p.grams))
@@ -135,14 +135,14 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 		if slices.Contains(p.grams[:i], g) {
 			continue
 		}
-		if df := len(x.gramPosting(g)); df > 0 && df <= maxGramPosting {
-			gs = append(gs, gd{g, df})
+		if l, ok := x.gramList(g); ok && x.gramPost.df[l] <= maxGramPosting {
+			gs = append(gs, gd{l, int(x.gramPost.df[l])})
 		}
 	}
 	slices.SortFunc(gs, func(a, b gd) int { return a.df - b.df })
 	gs = gs[:min(len(gs), maxGrams)]
 	for _, g := range gs {
-		for _, d := range x.gramPosting(g.g) {
+		for d := range x.gramPost.docs(g.l) {
 			if sc.acc[d] == 0 && sc.gram[d] == 0 {
 				sc.touched = append(sc.touched, d)
 			}
