@@ -45,7 +45,8 @@ type Index struct {
 	tokPost postings // docs with token t: list t
 
 	gramKeys []uint32 // trigram keys, ascending
-	gramPost postings // docs with trigram gramKeys[i]: list i
+	gramList []uint32 // postings list of gramKeys[i]
+	gramPost postings // docs with a trigram
 
 	strOff    []uint32 // interned string i: strData[strOff[i]:strOff[i+1]]; 0 is ""
 	strData   []byte
@@ -169,35 +170,39 @@ func (b *builder) finish() *Index {
 	eachToken(tb.put)
 	x.tokPost = tb.finish()
 	// Trigram postings: the same over each compact name's distinct
-	// trigrams, keys sorted for binary search.
+	// trigrams, numbered in order of first occurrence while counting; the
+	// keys are then sorted with their list numbers for binary search.
 	var grams []uint32
 	ids := map[uint32]uint32{}
-	for doc := range uint32(x.n) {
-		grams = distinctGrams(x.compactBytes(doc), grams[:0])
-		for _, g := range grams {
-			ids[g] = 0
+	gb := newPostingsBuilder(0)
+	eachGram := func(f func(g, doc uint32)) {
+		for doc := range uint32(x.n) {
+			grams = distinctGrams(x.compactBytes(doc), grams[:0])
+			for _, g := range grams {
+				f(g, doc)
+			}
 		}
 	}
+	eachGram(func(g, doc uint32) {
+		id, ok := ids[g]
+		if !ok {
+			id = uint32(len(ids))
+			ids[g] = id
+			gb.grow()
+		}
+		gb.count(id, doc)
+	})
 	x.gramKeys = make([]uint32, 0, len(ids))
 	for g := range ids {
 		x.gramKeys = append(x.gramKeys, g)
 	}
 	slices.Sort(x.gramKeys)
+	x.gramList = make([]uint32, len(x.gramKeys))
 	for i, g := range x.gramKeys {
-		ids[g] = uint32(i)
+		x.gramList[i] = ids[g]
 	}
-	gb := newPostingsBuilder(len(x.gramKeys))
-	eachGram := func(f func(g, doc uint32)) {
-		for doc := range uint32(x.n) {
-			grams = distinctGrams(x.compactBytes(doc), grams[:0])
-			for _, g := range grams {
-				f(ids[g], doc)
-			}
-		}
-	}
-	eachGram(gb.count)
 	gb.layout()
-	eachGram(gb.put)
+	eachGram(func(g, doc uint32) { gb.put(ids[g], doc) })
 	x.gramPost = gb.finish()
 	x.idf = make([]float32, len(x.tokStr))
 	for t := range x.tokStr {
@@ -263,10 +268,13 @@ func (x *Index) strID(s string) uint32 {
 	return x.strSorted[i]
 }
 
-// gramList is the postings list of trigram g; false when no name has it.
-func (x *Index) gramList(g uint32) (uint32, bool) {
+// gramPosting is the postings list of trigram g; false when no name has it.
+func (x *Index) gramPosting(g uint32) (uint32, bool) {
 	i, ok := slices.BinarySearch(x.gramKeys, g)
-	return uint32(i), ok
+	if !ok {
+		return 0, false
+	}
+	return x.gramList[i], true
 }
 func (x *Index) tokens(doc uint32) []uint32 { return x.tokData[x.tokOff[doc]:x.tokOff[doc+1]] }
 

@@ -135,7 +135,7 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 		if slices.Contains(p.grams[:i], g) {
 			continue
 		}
-		if l, ok := x.gramList(g); ok && x.gramPost.df[l] <= maxGramPosting {
+		if l, ok := x.gramPosting(g); ok && x.gramPost.df[l] <= maxGramPosting {
 			gs = append(gs, gd{l, int(x.gramPost.df[l])})
 		}
 	}
