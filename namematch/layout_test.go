@@ -1,15 +1,10 @@
 package namematch_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"testing"
-
-	"github.com/openprospect/prospectd/internal/demo"
-	"github.com/openprospect/prospectd/namematch"
-	"github.com/openprospect/prospectd/namematch/namematchtest"
 )
 
 // matchDigest is the SHA-256 of every result of TestMatchDigest's corpus
@@ -23,17 +18,7 @@ const matchDigest = "3bc25ba73e83cb8a4284d5141591a823c51b9fb8a1587682dfbf399aeeb
 // error) of 4,000 perturbed queries against a 10,000-company demo corpus.
 func TestMatchDigest(t *testing.T) {
 	const corpus, queries = 10_000, 4_000
-	g := demo.New(demo.Options{Companies: corpus + corpus/5, Seed: 5})
-	x := namematch.BuildFrom(namematchtest.Corpus(g, corpus))
-	qs := namematchtest.Queries(g, corpus, queries, 0.15, 5)
-	in := make([]namematch.Query, len(qs))
-	for i := range qs {
-		in[i] = qs[i].Query
-	}
-	res, err := x.MatchAll(context.Background(), in, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := matchCorpus(t, corpus, queries, 5)
 	h := sha256.New()
 	matched := 0
 	for _, r := range res {
