@@ -136,3 +136,29 @@ func BenchmarkBuildFrom(b *testing.B) {
 		runtime.KeepAlive(keys)
 	}
 }
+
+// BenchmarkMatchFrom matches 2,000 perturbed names against a name index
+// built over the first PROSPECT_BENCH_NAMES companies of the seed-1 demo
+// corpus (100,000 when unset), without an engine: the match cost of the
+// index layout alone.
+func BenchmarkMatchFrom(b *testing.B) {
+	n := 100_000
+	if s := os.Getenv("PROSPECT_BENCH_NAMES"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v <= 0 {
+			b.Fatalf("PROSPECT_BENCH_NAMES=%q: want a positive company count", s)
+		}
+		n = v
+	}
+	g := demo.New(demo.Options{Companies: n + n/5, Seed: 1})
+	x := namematch.BuildFrom(namematchtest.Corpus(g, n))
+	qs := namematchtest.Queries(g, n, 2_000, 0.15, 7)
+	m := x.NewMatcher()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, q := range qs {
+			m.Match(q.Query)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(qs)), "µs/name")
+}
