@@ -102,14 +102,7 @@ func BenchmarkBulkMatch10k(b *testing.B) {
 // (the keys are dropped before it is read, so the index's own copies of
 // domains count) and the bytes allocated by the build.
 func BenchmarkBuildFrom(b *testing.B) {
-	n := 100_000
-	if s := os.Getenv("PROSPECT_BENCH_NAMES"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			b.Fatalf("PROSPECT_BENCH_NAMES=%q: want a positive company count", s)
-		}
-		n = v
-	}
+	n := benchNames(b)
 	g := demo.New(demo.Options{Companies: n, Seed: 1})
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -142,14 +135,7 @@ func BenchmarkBuildFrom(b *testing.B) {
 // corpus (100,000 when unset), without an engine: the match cost of the
 // index layout alone.
 func BenchmarkMatchFrom(b *testing.B) {
-	n := 100_000
-	if s := os.Getenv("PROSPECT_BENCH_NAMES"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			b.Fatalf("PROSPECT_BENCH_NAMES=%q: want a positive company count", s)
-		}
-		n = v
-	}
+	n := benchNames(b)
 	g := demo.New(demo.Options{Companies: n + n/5, Seed: 1})
 	x := namematch.BuildFrom(namematchtest.Corpus(g, n))
 	qs := namematchtest.Queries(g, n, 2_000, 0.15, 7)
@@ -161,4 +147,18 @@ func BenchmarkMatchFrom(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(qs)), "µs/name")
+}
+
+// benchNames is PROSPECT_BENCH_NAMES, the corpus size of the engine-free
+// name index benchmarks; 100,000 when unset.
+func benchNames(b *testing.B) int {
+	s := os.Getenv("PROSPECT_BENCH_NAMES")
+	if s == "" {
+		return 100_000
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		b.Fatalf("PROSPECT_BENCH_NAMES=%q: want a positive company count", s)
+	}
+	return n
 }
