@@ -17,17 +17,7 @@ import (
 // within 10 points of what it claims.
 func TestAccuracyHeldOut(t *testing.T) {
 	const corpus, queries = 6000, 3000
-	g := demo.New(demo.Options{Companies: corpus + corpus/5, Seed: 3})
-	x := namematch.BuildFrom(namematchtest.Corpus(g, corpus))
-	qs := namematchtest.Queries(g, corpus, queries, 0.15, 3)
-	in := make([]namematch.Query, len(qs))
-	for i := range qs {
-		in[i] = qs[i].Query
-	}
-	res, err := x.MatchAll(context.Background(), in, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs, res := matchCorpus(t, corpus, queries, 3)
 	type band struct{ n, right, claimed int }
 	var hi band
 	bands := map[int]*band{}
@@ -68,6 +58,25 @@ func TestAccuracyHeldOut(t *testing.T) {
 			t.Errorf("confidence %d-%d: precision %.3f below the claimed %.3f", 10*k, 10*k+9, got, claimed)
 		}
 	}
+}
+
+// matchCorpus indexes the first corpus companies of the demo corpus of
+// seed, draws queries labelled queries (15% of companies not indexed) and
+// matches them.
+func matchCorpus(t *testing.T, corpus, queries int, seed uint64) ([]namematchtest.Labelled, []namematch.Result) {
+	t.Helper()
+	g := demo.New(demo.Options{Companies: corpus + corpus/5, Seed: int64(seed)})
+	x := namematch.BuildFrom(namematchtest.Corpus(g, corpus))
+	qs := namematchtest.Queries(g, corpus, queries, 0.15, seed)
+	in := make([]namematch.Query, len(qs))
+	for i := range qs {
+		in[i] = qs[i].Query
+	}
+	res, err := x.MatchAll(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs, res
 }
 
 func TestMatchExamples(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -93,4 +94,71 @@ func BenchmarkBulkMatch10k(b *testing.B) {
 			b.ReportMetric(p, "acc@80")
 		}
 	}
+}
+
+// BenchmarkBuildFrom builds the name index over the first
+// PROSPECT_BENCH_NAMES companies of the seed-1 demo corpus (100,000 when
+// unset) and reports the build time, the index's live heap per company
+// (the keys are dropped before it is read, so the index's own copies of
+// domains count) and the bytes allocated by the build.
+func BenchmarkBuildFrom(b *testing.B) {
+	n := benchNames(b)
+	g := demo.New(demo.Options{Companies: n, Seed: 1})
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		keys := namematchtest.Corpus(g, n)
+		b.StartTimer()
+		var mid runtime.MemStats
+		runtime.ReadMemStats(&mid)
+		start := time.Now()
+		x := namematch.BuildFrom(keys)
+		build := time.Since(start)
+		b.StopTimer()
+		var end runtime.MemStats
+		runtime.ReadMemStats(&end)
+		keys = nil
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(build.Seconds(), "s-build")
+		b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/float64(n), "B/company")
+		b.ReportMetric(float64(end.TotalAlloc-mid.TotalAlloc)/float64(n), "alloc-B/company")
+		runtime.KeepAlive(x)
+		runtime.KeepAlive(keys)
+	}
+}
+
+// BenchmarkMatchFrom matches 2,000 perturbed names against a name index
+// built over the first PROSPECT_BENCH_NAMES companies of the seed-1 demo
+// corpus (100,000 when unset), without an engine: the match cost of the
+// index layout alone.
+func BenchmarkMatchFrom(b *testing.B) {
+	n := benchNames(b)
+	g := demo.New(demo.Options{Companies: n + n/5, Seed: 1})
+	x := namematch.BuildFrom(namematchtest.Corpus(g, n))
+	qs := namematchtest.Queries(g, n, 2_000, 0.15, 7)
+	m := x.NewMatcher()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, q := range qs {
+			m.Match(q.Query)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(qs)), "µs/name")
+}
+
+// benchNames is PROSPECT_BENCH_NAMES, the corpus size of the engine-free
+// name index benchmarks; 100,000 when unset.
+func benchNames(b *testing.B) int {
+	s := os.Getenv("PROSPECT_BENCH_NAMES")
+	if s == "" {
+		return 100_000
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		b.Fatalf("PROSPECT_BENCH_NAMES=%q: want a positive company count", s)
+	}
+	return n
 }

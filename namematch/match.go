@@ -84,7 +84,7 @@ func (x *Index) prepare(q Query) prepared {
 	p.rawState = strings.TrimSpace(q.State)
 	if q.City != "" {
 		p.cityStr = foldPlace(q.City)
-		p.city = x.strIDs[p.cityStr]
+		p.city = x.strID(p.cityStr)
 	}
 	p.zip = normZip(q.Zip)
 	p.phone = phoneKey(q.Phone)
@@ -114,11 +114,11 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 	var wq float32
 	for i, id := range p.tokIDs {
 		wq += p.weights[i]
-		if id < 0 || len(x.tokPost[id]) > maxTokenPosting {
+		if id < 0 || x.tokPost.df[id] > maxTokenPosting {
 			continue
 		}
 		w := p.weights[i]
-		for _, d := range x.tokPost[id] {
+		for d := range x.tokPost.docs(uint32(id)) {
 			if sc.acc[d] == 0 && sc.gram[d] == 0 {
 				sc.touched = append(sc.touched, d)
 			}
@@ -127,7 +127,7 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 	}
 	// Rarest trigrams that some name has.
 	type gd struct {
-		g  uint32
+		l  uint32 // postings list
 		df int
 	}
 	gs := make([]gd, 0, len(p.grams))
@@ -135,14 +135,14 @@ func (x *Index) retrieve(p *prepared, sc *scratch) []cand {
 		if slices.Contains(p.grams[:i], g) {
 			continue
 		}
-		if df := len(x.triPost[g]); df > 0 && df <= maxGramPosting {
-			gs = append(gs, gd{g, df})
+		if l, ok := x.gramPosting(g); ok && x.gramPost.df[l] <= maxGramPosting {
+			gs = append(gs, gd{l, int(x.gramPost.df[l])})
 		}
 	}
 	slices.SortFunc(gs, func(a, b gd) int { return a.df - b.df })
 	gs = gs[:min(len(gs), maxGrams)]
 	for _, g := range gs {
-		for _, d := range x.triPost[g.g] {
+		for d := range x.gramPost.docs(g.l) {
 			if sc.acc[d] == 0 && sc.gram[d] == 0 {
 				sc.touched = append(sc.touched, d)
 			}
@@ -249,7 +249,7 @@ func (x *Index) features(p *prepared, doc uint32) Features {
 			f.Evidence -= 0.15
 		}
 	}
-	if st := x.strs[x.state[doc]]; p.rawState != "" && st != "" {
+	if st := x.str(x.state[doc]); p.rawState != "" && st != "" {
 		switch {
 		case p.state != "" && p.state == st:
 			f.Evidence += 0.03
@@ -266,7 +266,7 @@ func (x *Index) features(p *prepared, doc uint32) Features {
 			f.Evidence -= 0.03
 		}
 	}
-	if z := x.strs[x.zip[doc]]; p.zip != "" && z != "" {
+	if z := x.str(x.zip[doc]); p.zip != "" && z != "" {
 		switch {
 		case z == p.zip:
 			f.Evidence += 0.06
@@ -356,11 +356,11 @@ func (x *Index) best(p *prepared, sc *scratch) (top Scored, second float64, ok b
 		f := x.features(p, c.doc)
 		s := f.Score()
 		switch {
-		case s > top.Score || s == top.Score && x.domains[c.doc] < top.Domain:
+		case s > top.Score || s == top.Score && string(x.domainBytes(c.doc)) < top.Domain:
 			if ok {
 				second = max(second, top.Score)
 			}
-			top = Scored{Domain: x.domains[c.doc], Features: f, Score: s}
+			top = Scored{Domain: x.domain(c.doc), Features: f, Score: s}
 			ok = true
 		default:
 			second = max(second, s)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,7 +56,7 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 		if s.idx != nil && gen == s.gen {
 			return s.idx, nil
 		}
-		idx, err := Build(ctx, s.Engine)
+		idx, err := s.build(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -69,11 +70,28 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 	if s.idx != nil && n == s.count && now().Sub(s.built) < maxAge {
 		return s.idx, nil
 	}
-	idx, err := Build(ctx, s.Engine)
+	idx, err := s.build(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s.idx, s.count, s.built = idx, n, now()
+	return idx, nil
+}
+
+// build builds a name index and hands the build's garbage back to the
+// operating system: the scan's keys, the normalization's strings, the
+// arrays' growth and the index being replaced are several times the
+// index's size, and the collector would otherwise let the heap grow to
+// twice the live heap (GOGC=100) before reusing them: at 10M companies
+// that was 10.7 GB resident for a 4 GB engine. The forced collection
+// costs one mark of the live heap per build.
+func (s *Service) build(ctx context.Context) (*Index, error) {
+	s.idx = nil // the old index is garbage too once replaced
+	idx, err := Build(ctx, s.Engine)
+	if err != nil {
+		return nil, err
+	}
+	debug.FreeOSMemory()
 	return idx, nil
 }
 
