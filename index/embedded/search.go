@@ -204,28 +204,36 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 	case index.Phrase:
 		return e.phrase(n.Text, cand)
 	case index.And:
-		cur := cand
-		// Cheap bitmap filters first so phrase checks and scans see fewer
-		// candidates.
-		for pass := 0; pass < 2; pass++ {
-			for _, c := range n {
-				if costly(c) != (pass == 1) {
-					continue
-				}
-				next, err := e.eval(c, cur)
-				if err != nil {
-					return nil, err
-				}
-				cur = next
-			}
+		if cand == e.live {
+			return e.evalAll(n) // filtercache.go
 		}
-		return cur, nil
+		return e.evalAnd(n, cand)
 	case index.Or:
 		return evalOr(n, cand, e.eval)
 	case index.Not:
 		return evalNot(n, cand, e.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
+}
+
+// evalAnd evaluates the children of n in turn, each over what the ones
+// before it left: cheap bitmap filters first so phrase checks and scans see
+// fewer candidates.
+func (e *Engine) evalAnd(n index.And, cand *roaring.Bitmap) (*roaring.Bitmap, error) {
+	cur := cand
+	for pass := 0; pass < 2; pass++ {
+		for _, c := range n {
+			if costly(c) != (pass == 1) {
+				continue
+			}
+			next, err := e.eval(c, cur)
+			if err != nil {
+				return nil, err
+			}
+			cur = next
+		}
+	}
+	return cur, nil
 }
 
 // within is bm's documents within cand. Posting lists and flag bitmaps
