@@ -73,7 +73,9 @@ func startBenchServer() (*benchServer, error) {
 	if dir == "" {
 		dir = filepath.Join(tmp, "index")
 	}
-	eng, err := embedded.Open(dir, embedded.Options{})
+	// As `serve` opens it (ANN on by default): broad queries take the ANN
+	// plan once the index is built (at once when its file was saved).
+	eng, err := embedded.Open(dir, embedded.Options{ANN: true})
 	if err != nil {
 		return nil, err
 	}
