@@ -291,7 +291,7 @@ func evalListStats(e *Engine, ids []uint32, assign []uint16, nlist, step int) (m
 // reports p50/p99 of each and recall@10/@100 against an exact scan, for
 // stored-company and mixture queries, at each gather size in
 // PROSPECT_ANN_GATHER (average lists' worth, comma-separated; default the
-// built-in annGatherLists).
+// index's annProbes).
 //
 //	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench ANNRank -benchtime 200x ./index/embedded/
 func BenchmarkANNRank(b *testing.B) {
@@ -300,7 +300,7 @@ func BenchmarkANNRank(b *testing.B) {
 		b.Skip("no ANN index")
 	}
 	ctx := context.Background()
-	fracs := []float64{annGatherLists}
+	fracs := []float64{annProbes(e.ann.idx.nlist)}
 	if s := os.Getenv("PROSPECT_ANN_GATHER"); s != "" {
 		fracs = fracs[:0]
 		for _, f := range strings.Split(s, ",") {
@@ -311,8 +311,11 @@ func BenchmarkANNRank(b *testing.B) {
 			fracs = append(fracs, x)
 		}
 	}
-	oldLists, oldMin, oldPerK := annGatherLists, annGatherMin, annGatherPerK
-	defer func() { annGatherLists, annGatherMin, annGatherPerK = oldLists, oldMin, oldPerK }()
+	oldLists, oldMin, oldPerK, oldProbe := annGatherLists, annGatherMin, annGatherPerK, annProbeLists
+	defer func() {
+		annGatherLists, annGatherMin, annGatherPerK, annProbeLists = oldLists, oldMin, oldPerK, oldProbe
+	}()
+	annProbeLists = math.Inf(1) // each case gathers exactly its lists' worth
 	for _, kind := range []string{"stored", "mix"} {
 		queries := benchQueries(e, 64, kind == "mix", 1)
 		e.mu.RLock()

@@ -722,3 +722,21 @@ func TestANNFarFilter(t *testing.T) {
 		t.Errorf("recall@10 %.2f", r10)
 	}
 }
+
+func TestANNProbesGrowWithLists(t *testing.T) {
+	for _, tc := range []struct {
+		nlist int
+		want  float64
+	}{
+		{16, annGatherLists}, {448, annGatherLists}, {1000, annGatherLists},
+		{4000, 2 * annGatherLists}, {3163, annGatherLists * 1.7785},
+	} {
+		if got := annProbes(tc.nlist); math.Abs(got-tc.want) > 0.01 {
+			t.Errorf("annProbes(%d) = %.3f, want %.3f", tc.nlist, got, tc.want)
+		}
+	}
+	// The 1M plans are unchanged: 1,000 lists probe annGatherLists.
+	if got, want := annTarget(1_000_000, 100, 1000), int(annGatherLists*1000); got != want {
+		t.Errorf("annTarget at 1M = %d, want %d", got, want)
+	}
+}
