@@ -19,6 +19,21 @@ func openTemp(t *testing.T) *Engine {
 	return e
 }
 
+// openFixtures is openTemp holding the conformance fixtures.
+func openFixtures(t *testing.T) (*Engine, []index.CompanyDoc) {
+	t.Helper()
+	e := openTemp(t)
+	ctx := context.Background()
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	docs := enginetest.Fixtures()
+	if _, err := e.UpsertCompanies(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	return e, docs
+}
+
 func TestConformance(t *testing.T) {
 	enginetest.RunAll(t, func(t *testing.T) index.Engine { return openTemp(t) })
 }
@@ -115,15 +130,8 @@ func TestConformanceCachedRanges(t *testing.T) {
 	t.Cleanup(func() { numericCacheMin = old })
 	enginetest.RunAll(t, func(t *testing.T) index.Engine { return openTemp(t) })
 
-	e := openTemp(t)
+	e, docs := openFixtures(t)
 	ctx := context.Background()
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
-		t.Fatal(err)
-	}
-	docs := enginetest.Fixtures()
-	if _, err := e.UpsertCompanies(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
 	high := index.Range{Field: index.ScoreField, Min: index.IntPtr(500)}
 	before, err := e.CountCompanies(ctx, high)
 	if err != nil {

@@ -104,9 +104,7 @@ func (e *Engine) evalAll(n index.And) (*roaring.Bitmap, error) {
 		return e.evalAnd(n, e.live) // one plain term: nothing to save
 	}
 	key := b.String()
-	e.rangeMu.Lock()
-	cur, ok := e.rangeCache[key]
-	e.rangeMu.Unlock()
+	cur, ok := e.cached(key)
 	if !ok {
 		bm, err := e.evalAnd(group, e.live)
 		if err != nil {
@@ -117,12 +115,7 @@ func (e *Engine) evalAll(n index.And) (*roaring.Bitmap, error) {
 		// while a search may still hold it.
 		cur = bm.Clone()
 		cur.RunOptimize()
-		e.rangeMu.Lock()
-		if e.rangeCache == nil || len(e.rangeCache) >= 64 {
-			e.rangeCache = map[string]*roaring.Bitmap{}
-		}
-		e.rangeCache[key] = cur
-		e.rangeMu.Unlock()
+		e.keep(key, cur)
 	}
 	if len(rest) == 0 {
 		return cur, nil

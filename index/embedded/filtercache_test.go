@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/openprospect/prospectd/index"
-	"github.com/openprospect/prospectd/index/enginetest"
 )
 
 // discoveryDefaults is the shape of discovery's default filter: a group
@@ -23,20 +24,21 @@ func discoveryDefaults(extra ...index.Filter) index.And {
 }
 
 func TestEvalAllKeepsTheGroup(t *testing.T) {
-	e := openTemp(t)
+	e, docs := openFixtures(t)
 	ctx := context.Background()
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
-		t.Fatal(err)
-	}
-	docs := enginetest.Fixtures()
-	if _, err := e.UpsertCompanies(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
-	matches := func(f index.Filter) []string {
+	// domainsOf evaluates f over every live company, through eval (which
+	// keeps the group) or evalAnd (which does not).
+	domainsOf := func(f index.Filter, viaCache bool) []string {
 		t.Helper()
 		e.mu.RLock()
 		defer e.mu.RUnlock()
-		bm, err := e.eval(f, e.live)
+		var bm *roaring.Bitmap
+		var err error
+		if viaCache {
+			bm, err = e.eval(f, e.live)
+		} else {
+			bm, err = e.evalAnd(f.(index.And), e.live)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,21 +49,8 @@ func TestEvalAllKeepsTheGroup(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	direct := func(f index.And) []string {
-		t.Helper()
-		e.mu.RLock()
-		defer e.mu.RUnlock()
-		bm, err := e.evalAnd(f, e.live)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, id := range bm.ToArray() {
-			out = append(out, e.domains.get(id))
-		}
-		slices.Sort(out)
-		return out
-	}
+	matches := func(f index.Filter) []string { return domainsOf(f, true) }
+	direct := func(f index.And) []string { return domainsOf(f, false) }
 	for _, tc := range []struct {
 		name string
 		f    index.And

@@ -268,21 +268,32 @@ func (e *Engine) domainIDs(domains []string) *roaring.Bitmap {
 // list then costs an intersection per request, not 250,000 lookups.
 func (e *Engine) domainSet(n index.Terms) *roaring.Bitmap {
 	key := "domains:" + n.Key
-	e.rangeMu.Lock()
-	bm, ok := e.rangeCache[key]
-	e.rangeMu.Unlock()
-	if ok {
+	if bm, ok := e.cached(key); ok {
 		return bm
 	}
-	bm = e.domainIDs(n.Values)
+	bm := e.domainIDs(n.Values)
 	bm.RunOptimize()
+	e.keep(key, bm)
+	return bm
+}
+
+// cached is the bitmap kept under key since the last write.
+func (e *Engine) cached(key string) (*roaring.Bitmap, bool) {
 	e.rangeMu.Lock()
+	defer e.rangeMu.Unlock()
+	bm, ok := e.rangeCache[key]
+	return bm, ok
+}
+
+// keep keeps bm under key until the next write clears the cache; a full
+// cache (64 entries) is emptied first.
+func (e *Engine) keep(key string, bm *roaring.Bitmap) {
+	e.rangeMu.Lock()
+	defer e.rangeMu.Unlock()
 	if e.rangeCache == nil || len(e.rangeCache) >= 64 {
 		e.rangeCache = map[string]*roaring.Bitmap{}
 	}
 	e.rangeCache[key] = bm
-	e.rangeMu.Unlock()
-	return bm
 }
 
 // numericCacheMin is the candidate count above which a range filter is
@@ -298,18 +309,11 @@ func (e *Engine) numeric(key string, cand *roaring.Bitmap, match func(id uint32)
 	if cand.GetCardinality() < numericCacheMin {
 		return filterIDs(cand, match)
 	}
-	e.rangeMu.Lock()
-	full, ok := e.rangeCache[key]
-	e.rangeMu.Unlock()
+	full, ok := e.cached(key)
 	if !ok {
 		full = filterIDs(e.live, match)
 		full.RunOptimize()
-		e.rangeMu.Lock()
-		if e.rangeCache == nil || len(e.rangeCache) >= 64 {
-			e.rangeCache = map[string]*roaring.Bitmap{}
-		}
-		e.rangeCache[key] = full
-		e.rangeMu.Unlock()
+		e.keep(key, full)
 	}
 	return roaring.And(full, cand)
 }
