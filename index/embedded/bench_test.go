@@ -212,6 +212,9 @@ var (
 func benchEngine(b *testing.B) *Engine {
 	b.Helper()
 	benchOnce.Do(func() {
+		if benchErr = benchKnobs(os.Getenv("PROSPECT_BENCH_KNOBS")); benchErr != nil {
+			return
+		}
 		annOff := os.Getenv("PROSPECT_BENCH_ANN") == "off"
 		if annOff {
 			annMinDocs = math.MaxInt
@@ -257,6 +260,36 @@ func benchEngine(b *testing.B) *Engine {
 		b.Fatal(benchErr)
 	}
 	return benchEng
+}
+
+// benchKnobs sets the planner's tuning variables a benchmark run names in
+// PROSPECT_BENCH_KNOBS ("annPoolFrac=1,rescoreMin=220": the settings of
+// an earlier build, for a before/after in the same hold).
+func benchKnobs(s string) error {
+	for _, kv := range strings.Split(s, ",") {
+		if kv == "" {
+			continue
+		}
+		name, val, _ := strings.Cut(kv, "=")
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return fmt.Errorf("PROSPECT_BENCH_KNOBS %q: %w", kv, err)
+		}
+		switch name {
+		case "annPoolFrac":
+			annPoolFrac = x
+		case "annPoolMin":
+			annPoolMin = int(x)
+		case "annPrepassMode":
+			annPrepassMode = int(x)
+		case "rescoreMin":
+			rescoreMin = int(x)
+		default:
+			return fmt.Errorf("PROSPECT_BENCH_KNOBS: unknown knob %q", name)
+		}
+		fmt.Fprintf(os.Stderr, "knob %s = %v\n", name, x)
+	}
+	return nil
 }
 
 // buildClustered writes n synthetic companies whose vectors form clusters
@@ -838,4 +871,40 @@ func randomEngine(n, dim int) (*Engine, *rand.Rand) {
 		e.scales[i] = 0.01
 	}
 	return e, r
+}
+
+// BenchmarkRescoreFloor runs BenchmarkSearchPhases' broad cases (no filter
+// and about 30%) at each full-precision rescoring floor in
+// PROSPECT_RESCORE_MIN (comma-separated; default rescoreMin): the recall@10
+// a floor buys against what its full-precision pass costs.
+//
+//	PROSPECT_BENCH_INDEX=/path/to/index PROSPECT_RESCORE_MIN=220,400,600 go test -run '^$' -bench RescoreFloor -benchtime 20x ./index/embedded/
+func BenchmarkRescoreFloor(b *testing.B) {
+	e := benchEngine(b)
+	floors := []int{rescoreMin}
+	if s := os.Getenv("PROSPECT_RESCORE_MIN"); s != "" {
+		floors = floors[:0]
+		for _, f := range strings.Split(s, ",") {
+			x, err := strconv.Atoi(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			floors = append(floors, x)
+		}
+	}
+	old := rescoreMin
+	defer func() { rescoreMin = old }()
+	for _, sel := range benchSelectivities[:2] {
+		f, n := pickFilter(e, sel.frac)
+		for _, kind := range []string{"stored", "mix"} {
+			for _, limit := range []int{10, 100} {
+				for _, floor := range floors {
+					b.Run(fmt.Sprintf("%s/%s/limit=%d/floor=%d", sel.name, kind, limit, floor), func(b *testing.B) {
+						rescoreMin = floor
+						searchPhasesCase(b, e, f, n, kind == "mix", limit, false)
+					})
+				}
+			}
+		}
+	}
 }

@@ -146,6 +146,8 @@ type scratch struct {
 	est  []uint16
 	surv []uint32
 	pool []uint32
+	segs []annSeg  // the ANN plan's gathered lists (annGather)
+	fest []float32 // the ANN pre-pass's estimates (annPrepass)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -265,13 +267,17 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	plan := e.plan(c, k)
 	pageK := k
 	k = rescoreK(k)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
 	if plan == planANN {
-		if sub, ok := e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph); ok {
+		var ok bool
+		sc.ids, sc.segs, ok = e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph, sc.ids, sc.segs)
+		if ok {
 			e.ann.plans[planANN].Add(1)
 			if ph != nil {
 				ph.plan = planANN
 			}
-			return e.rankANN(ctx, cand, c, sub, q, min, k)
+			return e.rankANN(ctx, sc, cand, c, q, min, k)
 		}
 		plan = planScreen
 	}
@@ -279,8 +285,6 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	if ph != nil {
 		ph.plan = plan
 	}
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
 	sc.ids = candIDs(cand, c, sc.ids)
 	ph.mark(phasePlan)
 	if plan == planExact {
@@ -291,23 +295,21 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	return e.screenRank(ctx, sc, q, min, k)
 }
 
-// rankANN ranks the candidates the ANN index gathered (sub, within the c
-// of cand) like any candidate set; the count at or above min is estimated
-// over all of cand.
-func (e *Engine) rankANN(ctx context.Context, cand *roaring.Bitmap, c int, sub *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
-	m := int(sub.GetCardinality())
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
-	sc.ids = candIDs(sub, m, sc.ids)
-	var top []scored
-	var n int
-	// The gathered set is scanned exactly: it is the query's
-	// neighbourhood, where the sketch passes' small pool loses the top
-	// (on the 1M demo index the lists gathered held all of a mixture
-	// query's top 10 but the screen over them returned 0.845 of it), and
-	// the planner keeps it to about annTarget (an eighth of the candidates
-	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
-	top, n = e.exact(ctx, sc.ids, q, min, k)
+// rankANN ranks the candidates the ANN index gathered (sc.ids, within the
+// c of cand) like any candidate set; the count at or above min is
+// estimated over all of cand.
+//
+// The gathered set is the query's neighbourhood, where a small sketch pool
+// loses the top (on the 1M demo index the lists gathered held all of a
+// mixture query's top 10 but the screen over them, a pool of 4,400,
+// returned 0.845 of it; docs/decisions.md "ANN recall for mixtures (issue
+// 24)"). So the int8 ranking covers a wide share of it: the sketch
+// pre-pass (annPrepass) keeps the best annPool of the gathered by their
+// weighted sketch agreement (one cache line a company where the codes are
+// four), and those are scanned exactly.
+func (e *Engine) rankANN(ctx context.Context, sc *scratch, cand *roaring.Bitmap, c int, q []float32, min float32, k int) ([]scored, int) {
+	ids := e.annPrepass(ctx, sc, q, k)
+	top, n := e.exact(ctx, ids, q, min, k)
 	ph := phasesOf(ctx)
 	ph.mark(phaseRank)
 	if min <= -1 || ctx.Err() != nil {
