@@ -269,6 +269,7 @@ type contactSearchBody struct {
 	DocvalueFields []string          `json:"docvalue_fields,omitempty"`
 	TrackTotalHits bool              `json:"track_total_hits"`
 	Aggs           *contactAggs      `json:"aggs,omitempty"`
+	Rescore        *rescoreSection   `json:"rescore,omitempty"`
 }
 
 // contactAggs counts the distinct employer domains of the matches.

@@ -317,7 +317,7 @@ func (e *Engine) rankByFilter(ctx context.Context, s index.ContactSearch, q esQu
 func (e *Engine) rankByVector(ctx context.Context, s index.ContactSearch, q esQuery) (picked []rankedContact, total, companies int, err error) {
 	for k := contactWindow(s); ; k = min(maxWindow, 4*k) {
 		body := buildContactKnn(s, q, k, k)
-		e.rescore(body.Knn, e.contactsAlias)
+		body.Rescore = e.rescore(body.Knn, e.contactsAlias)
 		r, err := e.searchContactsRaw(ctx, body)
 		if err != nil {
 			return nil, 0, 0, err

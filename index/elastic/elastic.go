@@ -295,12 +295,71 @@ func (e *Engine) rescoreFor(alias string, k int) *rescoreVector {
 	return &rescoreVector{Oversample: knnOversample}
 }
 
-// rescore asks a kNN ranking on alias for a rescore (when rescoreFor
-// allows one), widening num_candidates to the oversampled window.
-func (e *Engine) rescore(k *knnSection, alias string) {
+// rescore makes a kNN ranking on a quantized live index rescore its top
+// k·knnOversample estimates with the float vectors. From 8.18 that is the
+// knn section's rescore_vector (num_candidates widened to the window);
+// on 8.12-8.17, which have int8_hnsw but not rescore_vector, the kNN
+// gathers the window itself (k widened) and the returned top-level rescore
+// section recomputes the cosine with a script over the float vectors the
+// int8 field keeps, which is what rescore_vector does inside the server.
+// It returns nil when no top-level rescore is needed.
+func (e *Engine) rescore(k *knnSection, alias string) *rescoreSection {
 	if k.RescoreVector = e.rescoreFor(alias, k.K); k.RescoreVector != nil {
 		k.NumCandidates = max(k.NumCandidates, k.K*knnOversample)
+		return nil
 	}
+	if e.knnRescore || !e.quantizedFlag(alias).Load() || k.K*knnOversample > maxWindow {
+		return nil
+	}
+	k.K *= knnOversample
+	k.NumCandidates = max(k.NumCandidates, k.K)
+	return scriptRescore(k.Field, k.QueryVector, k.K)
+}
+
+// cosineScript is the kNN _score of a cosine field, (1 + cos) / 2, from the
+// float vectors, so a rescored hit's score converts back the same way
+// (cosineFromScore). The field is a literal, as Elasticsearch's examples
+// write it, so the script compiles once per field.
+func cosineScript(field string) string {
+	return fmt.Sprintf("(cosineSimilarity(params.query_vector, '%s') + 1.0) / 2.0", field)
+}
+
+// scriptRescore is the top-level rescore that replaces the window's
+// scores by cosineScript's (query_weight 0: the int8 estimate is dropped).
+func scriptRescore(field string, q []float32, window int) *rescoreSection {
+	return &rescoreSection{
+		WindowSize: window,
+		Query: rescoreQuery{
+			RescoreQuery: scriptScoreQuery{ScriptScore: scriptScore{
+				Query: matchAll(),
+				Script: scriptSource{Lang: "painless", Source: cosineScript(field),
+					Params: map[string]any{"query_vector": q}},
+			}},
+			QueryWeight:        0,
+			RescoreQueryWeight: 1,
+		},
+	}
+}
+
+// rescoreSection is a search request's top-level query rescorer.
+type rescoreSection struct {
+	WindowSize int          `json:"window_size"`
+	Query      rescoreQuery `json:"query"`
+}
+
+type rescoreQuery struct {
+	RescoreQuery       scriptScoreQuery `json:"rescore_query"`
+	QueryWeight        float64          `json:"query_weight"`
+	RescoreQueryWeight float64          `json:"rescore_query_weight"`
+}
+
+type scriptScoreQuery struct {
+	ScriptScore scriptScore `json:"script_score"`
+}
+
+type scriptScore struct {
+	Query  esQuery      `json:"query"`
+	Script scriptSource `json:"script"`
 }
 
 func (e *Engine) quantizedFlag(alias string) *atomic.Bool {

@@ -283,6 +283,9 @@ type searchBody struct {
 	Sort           []sortClause `json:"sort,omitempty"`
 	Source         sourceFilter `json:"_source"`
 	TrackTotalHits bool         `json:"track_total_hits"`
+	// Rescore recomputes the kNN window's cosines from the float vectors
+	// on 8.12-8.17 (Engine.rescore).
+	Rescore *rescoreSection `json:"rescore,omitempty"`
 }
 
 // knnSection is the top-level approximate kNN search of a request.

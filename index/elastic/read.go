@@ -208,7 +208,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 		return res, err
 	}
 	if page.Knn != nil {
-		e.rescore(page.Knn, e.alias)
+		page.Rescore = e.rescore(page.Knn, e.alias)
 	}
 	r, err := e.search(ctx, page)
 	if err != nil {

@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -246,6 +247,57 @@ func TestANNPersist(t *testing.T) {
 	}
 	if got := len(annAssignments(e)); got != n+100 {
 		t.Errorf("%d companies assigned, want %d", got, n+100)
+	}
+}
+
+// TestANNPersistAfterWrites: after a session that deleted and added
+// companies, Close keeps its slots in the resident snapshot, and the next
+// open reads the ANN file's assignments (listed by domain) onto those
+// slots whole: nothing is assigned again.
+func TestANNPersistAfterWrites(t *testing.T) {
+	n := 20_000
+	annScale(t, n)
+	dir := t.TempDir()
+	e, err := buildClustered(dir, n, 256, 13)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitANN(t, e)
+	ctx := context.Background()
+	var del []string
+	for id := uint32(0); id < 40; id++ {
+		del = append(del, e.domains.get(id*97))
+	}
+	if _, err := e.DeleteCompanies(ctx, del); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.UpsertCompanies(ctx, synthDocs(rand.New(rand.NewPCG(5, 5)), n, 25)); err != nil {
+		t.Fatal(err)
+	}
+	waitANN(t, e)
+	e.mu.RLock()
+	free := len(e.free)
+	e.mu.RUnlock()
+	if free == 0 {
+		t.Fatal("no free slots: the test wants slots out of key order")
+	}
+	assigned := annAssignments(e)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err = Open(dir, Options{ANN: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !e.snapshotLoaded() {
+		t.Fatal("not opened from the snapshot")
+	}
+	if !e.annReady() {
+		t.Fatal("the reopened index reassigns companies")
+	}
+	if got := annAssignments(e); !maps.Equal(got, assigned) {
+		t.Fatalf("%d assignments after reopen differ from the %d before", len(got), len(assigned))
 	}
 }
 

@@ -20,7 +20,9 @@ import (
 // The ANN index is saved at Close in annFile beside the store, so a warm
 // restart does not train or assign again. The assignments are listed in
 // domain order, which is the slot order of a freshly opened index (Open
-// reads the entries in key order), with a hash of that order: a file that
+// reads the entries in key order; an open from a snapshot written after
+// companies were added or deleted keeps that session's slots, and the
+// reader sorts them by domain), with a hash of that order: a file that
 // does not match the opened index (written before a crash, or the index
 // changed by a loading command since) keeps its centroids and reassigns
 // every company in the background.
@@ -185,7 +187,13 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 		a.assign[i] = annNone
 	}
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
-	if len(order) != n || len(e.free) > 0 || domainHash(e.domains, order) != hash {
+	if len(order) == n && (len(e.free) > 0 || domainHash(e.domains, order) != hash) {
+		// Slots not in domain order (an open from a snapshot written
+		// after companies were added or deleted): the file lists the
+		// companies by domain, whatever their slots.
+		slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.domains.get(x), e.domains.get(y)) })
+	}
+	if len(order) != n || domainHash(e.domains, order) != hash {
 		// Another set of companies: keep the centroids, assign again.
 		a.dirty = e.live.Clone()
 		return a, nil

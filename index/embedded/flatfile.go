@@ -40,7 +40,10 @@ import (
 //     cleared (and synced) before the first write of a process commits to
 //     the store, and set again by Close only when every live slot still
 //     sits where a fresh Open puts it (no company added or deleted) — after
-//     the data is synced.
+//     the data is synced. Otherwise, when Close wrote the resident snapshot
+//     (snapshot.go), which keeps this session's slots, the header says
+//     "clean in the snapshot's layout": only an open from that snapshot
+//     trusts it.
 //   - Open trusts a clean file of the right dim and embedder, and checks
 //     it: loadAll sums slotHash over the stored vectors as it decodes them
 //     (~40 ns an entry) and compares with the header. Otherwise (no file,
@@ -67,11 +70,19 @@ const (
 
 // flatHeader is the file's first page.
 type flatHeader struct {
-	dim      int
-	slots    int
-	sum      uint64
-	clean    bool
-	embedder string
+	dim   int
+	slots int
+	sum   uint64
+	// clean: the file holds the live vectors in the slot order a fresh
+	// Open gives them (the store's key order), so loadAll may trust it.
+	// snapLayout: it holds them in the slots of the resident snapshot
+	// written at the same Close (companies were added or deleted since the
+	// store's key order was the slot order), so only an Open from that
+	// snapshot may trust it; loadAll rebuilds it. On disk one byte: 0
+	// dirty, 1 clean, 2 snapshot layout (binaries before it read 2 as
+	// dirty).
+	clean, snapLayout bool
+	embedder          string
 }
 
 func (h flatHeader) marshal() []byte {
@@ -81,8 +92,11 @@ func (h flatHeader) marshal() []byte {
 	le.PutUint32(b[16:], uint32(h.dim))
 	le.PutUint64(b[20:], uint64(h.slots))
 	le.PutUint64(b[28:], h.sum)
-	if h.clean {
+	switch {
+	case h.clean:
 		b[36] = 1
+	case h.snapLayout:
+		b[36] = 2
 	}
 	emb := h.embedder
 	if len(emb) > 1024 {
@@ -111,7 +125,7 @@ func readFlatHeader(f *os.File) (flatHeader, error) {
 	h.dim = int(le.Uint32(b[16:]))
 	h.slots = int(le.Uint64(b[20:]))
 	h.sum = le.Uint64(b[28:])
-	h.clean = b[36] == 1
+	h.clean, h.snapLayout = b[36] == 1, b[36] == 2
 	h.embedder = string(b[39 : 39+n])
 	return h, nil
 }
@@ -149,6 +163,10 @@ type flatVectors struct {
 	// added or deleted since the file was built), so Close may mark it
 	// clean.
 	ordered bool
+	// snapLayout: Close wrote (or kept) a resident snapshot of these slots,
+	// so an unordered file may be marked clean for that snapshot
+	// (flatHeader.snapLayout).
+	snapLayout bool
 	// diskClean: the header on disk says clean.
 	diskClean bool
 	// broken: a write failed; the file is not read again and is removed at
@@ -270,8 +288,8 @@ func (fv *flatVectors) close(storeOK bool) error {
 		fv.f.Close()
 		return os.Remove(fv.path)
 	}
-	if storeOK && fv.ordered && !fv.diskClean {
-		h := flatHeader{dim: fv.dim, slots: fv.slots, sum: fv.sum, clean: true, embedder: fv.embedder}
+	if storeOK && (fv.ordered || fv.snapLayout) && !fv.diskClean {
+		h := flatHeader{dim: fv.dim, slots: fv.slots, sum: fv.sum, clean: fv.ordered, snapLayout: !fv.ordered, embedder: fv.embedder}
 		err := fv.f.Sync()
 		if err == nil {
 			_, err = fv.f.WriteAt(h.marshal(), 0)

@@ -44,8 +44,14 @@ import (
 //     process reaches the store (snapMarkDirty, beside the vector file's
 //     markDirty); a clean Close writes a new file (temporary name, synced,
 //     renamed) when the in-memory index changed or did not come from the
-//     file, and only when it is what a fresh loadAll would build (no
-//     refit or loading command under way, the vector file ordered).
+//     file, and only when it describes the store (no refit or loading
+//     command under way). After companies were added or deleted the slots
+//     are not the store's key order that loadAll gives: the file keeps
+//     this session's slots (free list included), and the vector file is
+//     marked clean for the snapshot's layout only (flatHeader.snapLayout),
+//     so the next open reads both as they are, while an open that must
+//     decode the store rebuilds the vector file in key order. The ANN file
+//     lists its assignments by domain, whatever the slots.
 //   - The store fingerprint hashes the sstables that hold company entries
 //     (x/): file number, size, modification time, sequence numbers and
 //     key bounds. Any write to the entries, by this binary or another one
@@ -313,12 +319,14 @@ func (e *Engine) trustedFlat(sum uint64, slots int) *flatVectors {
 	}
 	h, err := readFlatHeader(f)
 	fi, serr := f.Stat()
-	if err != nil || serr != nil || !h.clean || h.dim != e.dim || h.embedder != e.embedderKey() ||
+	if err != nil || serr != nil || !(h.clean || h.snapLayout) || h.dim != e.dim || h.embedder != e.embedderKey() ||
 		h.sum != sum || h.slots != slots || fi.Size() < flatHeaderSize+int64(slots)*int64(2*e.dim) {
 		f.Close()
 		return nil
 	}
-	fv := &flatVectors{f: f, path: path, dim: e.dim, embedder: h.embedder, slots: slots, sum: sum, ordered: true, diskClean: true}
+	// A file in the snapshot's layout keeps it: not the order loadAll
+	// would give, so the next Close marks it clean only beside a snapshot.
+	fv := &flatVectors{f: f, path: path, dim: e.dim, embedder: h.embedder, slots: slots, sum: sum, ordered: h.clean, diskClean: true}
 	fv.remap(slots)
 	return fv
 }
@@ -549,11 +557,13 @@ func (t *domainTable) rebuildCells() {
 	}
 }
 
-// snapWritable reports whether the in-memory index is what loadAll would
-// build from the store now. Callers hold writeMu.
+// snapWritable reports whether the in-memory index describes the store
+// now (what loadAll would build, up to the slots: after companies were
+// added or deleted the snapshot keeps this session's slots, and the
+// vector file is marked clean for that layout only). Callers hold writeMu.
 func (e *Engine) snapWritable() bool {
 	return !e.loadOnly && e.refit == nil && e.dim > 0 && hostLittleEndian &&
-		e.flat != nil && e.flat.ordered && !e.flat.broken && !e.live.IsEmpty()
+		e.flat != nil && !e.flat.broken && !e.live.IsEmpty()
 }
 
 // snapSettle is how long Close waits for running compactions before it
@@ -585,6 +595,7 @@ func (e *Engine) closeSnapshot() {
 		old := e.snap.head
 		if old.dim == h.dim && old.metaKey == h.metaKey && old.flatSum == h.flatSum && old.flatSlots == h.flatSlots {
 			if old.store == fp {
+				e.flat.snapLayout = true
 				return
 			}
 			if e.db.Metrics().WAL.BytesIn != 0 {
@@ -599,14 +610,20 @@ func (e *Engine) closeSnapshot() {
 			h.bodyLen, h.bodyCRC = old.bodyLen, old.bodyCRC
 			if err := rewriteSnapHeader(path, h); err != nil {
 				os.Remove(path)
+				return
 			}
+			e.flat.snapLayout = true
 			return
 		}
 	}
 	if err := e.writeSnapshot(path, h); err != nil {
 		os.Remove(path + ".tmp")
 		os.Remove(path)
+		return
 	}
+	// The vector file's slots are the snapshot's: Close may mark it clean
+	// for it even when they are not the store's key order.
+	e.flat.snapLayout = true
 }
 
 func rewriteSnapHeader(path string, h snapHeader) error {

@@ -140,12 +140,15 @@ func snapIndex(t *testing.T, dir string, n int) residentImage {
 		t.Fatal(err)
 	}
 	closeSnap(t, e)
-	if _, err := os.Stat(filepath.Join(dir, snapFile)); err == nil {
-		t.Fatal("a close after companies were added wrote a snapshot (slots are not where loadAll puts them)")
+	// The close after the writes kept this session's slots in a snapshot
+	// (TestSnapshotAfterAddsAndDeletes); without it, the open decodes the
+	// store into key order, which the snapshot below then describes.
+	if err := os.Remove(filepath.Join(dir, snapFile)); err != nil {
+		t.Fatal("a close after companies were added and deleted wrote no snapshot:", err)
 	}
 	e = openSnap(t, dir, Options{})
 	if e.snapshotLoaded() {
-		t.Fatal("opened from a snapshot that was never written")
+		t.Fatal("opened from a removed snapshot")
 	}
 	im := imageOf(t, e)
 	w := snapWrites.Load()
@@ -216,16 +219,113 @@ func TestSnapshotMatchesLoadAll(t *testing.T) {
 				t.Fatal(err)
 			}
 			after := imageOf(t, e)
-			closeSnap(t, e)
-			e = openSnap(t, dir, Options{})
-			if e.snapshotLoaded() {
-				t.Fatal("opened from a snapshot after companies were added")
-			}
+			e = reopenFromSnapshot(t, e, dir)
 			if got := imageOf(t, e); len(got.Live) != len(after.Live) {
 				t.Fatal("companies lost after the writes")
 			}
 		})
 	}
+}
+
+// TestSnapshotAfterAddsAndDeletes: a session that adds and deletes
+// companies leaves a snapshot of its own slots (not the store's key
+// order) and a vector file marked clean for that snapshot only. The next
+// open reads both without decoding the store or rewriting the file, and
+// answers as before; an open without the snapshot rebuilds the file in
+// key order and answers the same.
+func TestSnapshotAfterAddsAndDeletes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	snapIndex(t, dir, 300)
+	e := openSnap(t, dir, Options{})
+	if !e.snapshotLoaded() {
+		t.Fatal("not opened from the snapshot")
+	}
+	if _, err := e.UpsertCompanies(ctx, snapDocs(rand.New(rand.NewPCG(3, 3)), 300, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteCompanies(ctx, []string{"s00004-tinyleads.net", "s00020-closedco.com"}); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.RLock()
+	free, ordered := len(e.free), e.flat.ordered
+	e.mu.RUnlock()
+	if ordered {
+		t.Fatal("the vector file still counts as in key order after adds and deletes")
+	}
+	queries := snapDocs(rand.New(rand.NewPCG(9, 9)), 0, 4)
+	results := func(e *Engine) []string {
+		t.Helper()
+		var out []string
+		for _, q := range queries {
+			res, err := e.SearchCompanies(ctx, index.Search{Vector: q.Vector, Limit: 8})
+			if err != nil || len(res.Hits) != 8 {
+				t.Fatalf("search: %d hits, %v", len(res.Hits), err)
+			}
+			for _, h := range res.Hits {
+				out = append(out, fmt.Sprintf("%s %.5f", h.Company.Domain, h.Similarity))
+			}
+		}
+		return out
+	}
+	want := results(e)
+	w, b := snapWrites.Load(), builds()
+	e = reopenFromSnapshot(t, e, dir) // the image, field by field, free list included
+	if snapWrites.Load() != w+1 {
+		t.Fatal("the close after the writes wrote no snapshot")
+	}
+	if builds() != b {
+		t.Fatal("the open from the snapshot rewrote the vector file")
+	}
+	e.mu.RLock()
+	gotFree := len(e.free)
+	e.mu.RUnlock()
+	if free == 0 || gotFree != free {
+		t.Fatalf("free slots %d after the open, %d before (the test wants some)", gotFree, free)
+	}
+	checkFlat(t, e)
+	if got := results(e); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the snapshot open %v, before %v", got, want)
+	}
+	// A session without writes keeps both files as they are.
+	w = snapWrites.Load()
+	closeSnap(t, e)
+	f, err := os.Open(filepath.Join(dir, flatFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readFlatHeader(f)
+	f.Close()
+	if err != nil || h.clean || !h.snapLayout {
+		t.Fatalf("vector file header %+v %v: want clean for the snapshot's layout only", h, err)
+	}
+	e = openSnap(t, dir, Options{})
+	if !e.snapshotLoaded() || snapWrites.Load() != w {
+		t.Fatal("a close without writes did not keep the snapshot")
+	}
+	closeSnap(t, e)
+
+	// Without the snapshot, loadAll must not trust a file in its layout.
+	os.Remove(filepath.Join(dir, snapFile))
+	e = openSnap(t, dir, Options{})
+	if e.snapshotLoaded() {
+		t.Fatal("opened from a removed snapshot")
+	}
+	if builds() != b+1 {
+		t.Fatal("loadAll trusted a vector file laid out for a snapshot")
+	}
+	checkFlat(t, e)
+	if got := results(e); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after decoding the store %v, before %v", got, want)
+	}
+	e.mu.RLock()
+	ordered = e.flat.ordered
+	e.mu.RUnlock()
+	if !ordered {
+		t.Fatal("the rebuilt vector file is not in key order")
+	}
+	e = reopenFromSnapshot(t, e, dir)
+	checkFlat(t, e)
 }
 
 // reopenFromSnapshot closes e and opens dir again, which must read the
