@@ -147,17 +147,9 @@ type annIndex struct {
 	// exact scan: 3,163 lists at 10M cost 1.4-2 ms a query in float32.
 	meanQ, variQ []int8
 	meanS, variS []float32
-	// neg and gap condition a member's sign sketch on its list
-	// (setStats): neg is the expected value of a dimension given that it
-	// is not positive, neg+gap given that it is (the members' spread
-	// taken as normal), so the ANN pre-pass estimates q.x from the sketch
-	// of x as sum_j q_j (neg_lj + bit_j gap_lj) (annprepass.go). nlist*dim
-	// each; a list no sample vector fell in has none (statsOK false).
-	neg, gap []float32
-	statsOK  []bool
-	lists    []*roaring.Bitmap
-	assign   []uint16 // by slot; annNone when in no list
-	dirty    *roaring.Bitmap
+	lists        []*roaring.Bitmap
+	assign       []uint16 // by slot; annNone when in no list
+	dirty        *roaring.Bitmap
 	// While the builder computes a batch outside the write lock, writers
 	// record the slots they touch in retouched, whose assignment the
 	// batch must not apply.
@@ -611,15 +603,15 @@ func (e *Engine) annReady() bool {
 // candidates, plus the unindexed tail. The lists and the tail are disjoint
 // (a slot is in one list or dirty), so their members are appended list by
 // list, not merged: ids come out grouped by list, each group in id order,
-// the tail first, and segs says where each group ends (annSeg).
+// the tail first.
 // A union of the lists (roaring.FastOr) followed by a listing took 1.6 ms
 // of a 10M query for the 110,000 gathered. ok is false when the index
 // cannot serve (none yet, or too long a tail). Callers hold mu for reading.
-func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases, buf []uint32, segs []annSeg) ([]uint32, []annSeg, bool) {
+func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases, buf []uint32) ([]uint32, bool) {
 	a := e.ann.idx
 	c := int(cand.GetCardinality())
 	if a == nil || a.dim != len(q) {
-		return buf, segs, false
+		return buf, false
 	}
 	unfiltered := cand == e.live
 	var tail *roaring.Bitmap
@@ -629,7 +621,7 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *se
 		tail = roaring.And(a.dirty, cand)
 	}
 	if tail.GetCardinality() > uint64(annTailMax) {
-		return buf, segs, false
+		return buf, false
 	}
 	ph.mark(phasePlan)
 	order := a.rankLists(q)
@@ -637,32 +629,22 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *se
 	defer ph.mark(phaseGather)
 	ids := appendIDs(buf[:0], tail)
 	got := len(ids)
-	segs = append(segs[:0], annSeg{list: -1, end: int32(got)})
 	maxVisit := int(annAbortWalk*float64(target)*float64(a.nlist)/float64(max(1, c))) + 16
 	for i, l := range order {
 		if got >= target {
 			break
 		}
 		if i >= maxVisit {
-			return ids, segs, false // a filter far from the query: the screen
+			return ids, false // a filter far from the query: the screen
 		}
 		p := a.lists[l]
 		if !unfiltered {
 			p = roaring.And(p, cand)
 		}
 		ids = appendIDs(ids, p)
-		if len(ids) > got {
-			segs = append(segs, annSeg{list: int32(l), end: int32(len(ids))})
-		}
 		got = len(ids)
 	}
-	return ids, segs, true
-}
-
-// annSeg is a group of the gathered ids: the members of one list (list -1:
-// the unindexed tail), ending before ids[end].
-type annSeg struct {
-	list, end int32
+	return ids, true
 }
 
 // appendIDs appends the members of b to ids in id order.
@@ -758,40 +740,9 @@ func (a *annIndex) setStats(mean, vari []float32) {
 	}
 	a.meanQ, a.variQ = make([]int8, len(mean)), make([]int8, len(vari))
 	a.meanS, a.variS = make([]float32, a.nlist), make([]float32, a.nlist)
-	a.neg, a.gap, a.statsOK = make([]float32, len(mean)), make([]float32, len(mean)), make([]bool, a.nlist)
 	for l := range a.nlist {
 		r := l * a.dim
 		a.meanS[l] = quantizeInto(a.meanQ[r:r+a.dim], mean[r:r+a.dim])
 		a.variS[l] = quantizeInto(a.variQ[r:r+a.dim], vari[r:r+a.dim])
-		for j := r; j < r+a.dim; j++ {
-			a.neg[j], a.gap[j] = signCond(float64(mean[j]), float64(vari[j]))
-			a.statsOK[l] = a.statsOK[l] || vari[j] > 0
-		}
 	}
-}
-
-// signCond returns, for a normal variable of mean mu and variance v, its
-// expected value given that it is not positive (neg) and the difference
-// to its expected value given that it is positive (gap).
-func signCond(mu, v float64) (neg, gap float32) {
-	sd := math.Sqrt(v)
-	if sd == 0 {
-		return float32(mu), 0
-	}
-	a := mu / sd
-	pPos := 0.5 * math.Erfc(-a/math.Sqrt2)         // P(x > 0)
-	phi := math.Exp(-a*a/2) / math.Sqrt(2*math.Pi) // the density at 0, in sd units
-	var pos, ng float64
-	// Far in a tail the ratios are 0/0; the limits are sd^2/|mu| inward.
-	if pPos > 1e-12 {
-		pos = mu + sd*phi/pPos
-	} else {
-		pos = v / math.Abs(mu)
-	}
-	if pPos < 1-1e-12 {
-		ng = mu - sd*phi/(1-pPos)
-	} else {
-		ng = -v / math.Abs(mu)
-	}
-	return float32(ng), float32(pos - ng)
 }

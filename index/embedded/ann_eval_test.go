@@ -291,10 +291,7 @@ func evalListStats(e *Engine, ids []uint32, assign []uint16, nlist, step int) (m
 // reports p50/p99 of each and recall@10/@100 against an exact scan, for
 // stored-company and mixture queries, at each gather size in
 // PROSPECT_ANN_GATHER (average lists' worth, comma-separated; default the
-// index's annProbes) and each sketch pre-pass pool in PROSPECT_ANN_POOL
-// (shares of the gathered set kept for the exact ranking, comma-separated;
-// 1 is no pre-pass; default annPoolFrac). PROSPECT_BENCH_SCREEN=off leaves
-// the screen out.
+// index's annProbes).
 //
 //	PROSPECT_BENCH_INDEX=/path/to/index go test -run '^$' -bench ANNRank -benchtime 200x ./index/embedded/
 func BenchmarkANNRank(b *testing.B) {
@@ -314,34 +311,9 @@ func BenchmarkANNRank(b *testing.B) {
 			fracs = append(fracs, x)
 		}
 	}
-	pools := []float64{annPoolFrac}
-	if s := os.Getenv("PROSPECT_ANN_POOL"); s != "" {
-		pools = pools[:0]
-		for _, f := range strings.Split(s, ",") {
-			x, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			pools = append(pools, x)
-		}
-	}
-	modes := []int{annPrepassMode}
-	if s := os.Getenv("PROSPECT_ANN_PREPASS"); s != "" {
-		modes = modes[:0]
-		for _, f := range strings.Split(s, ",") {
-			x, err := strconv.Atoi(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			modes = append(modes, x)
-		}
-	}
-	noScreen := os.Getenv("PROSPECT_BENCH_SCREEN") == "off"
 	oldLists, oldMin, oldPerK, oldProbe := annGatherLists, annGatherMin, annGatherPerK, annProbeLists
-	oldPool, oldPoolMin, oldMode := annPoolFrac, annPoolMin, annPrepassMode
 	defer func() {
 		annGatherLists, annGatherMin, annGatherPerK, annProbeLists = oldLists, oldMin, oldPerK, oldProbe
-		annPoolFrac, annPoolMin, annPrepassMode = oldPool, oldPoolMin, oldMode
 	}()
 	annProbeLists = math.Inf(1) // each case gathers exactly its lists' worth
 	for _, kind := range []string{"stored", "mix"} {
@@ -354,60 +326,49 @@ func BenchmarkANNRank(b *testing.B) {
 		}
 		e.mu.RUnlock()
 		for _, frac := range fracs {
-			for _, pool := range pools {
-				for _, mode := range modes {
-					b.Run(fmt.Sprintf("%s/lists=%g/pool=%g/mode=%d", kind, frac, pool, mode), func(b *testing.B) {
-						annGatherLists, annGatherMin, annGatherPerK = frac, 0, 0
-						annPoolFrac, annPoolMin, annPrepassMode = pool, 0, mode
-						run := func(q []float32, off bool) ([]scored, time.Duration) {
-							annOff.Store(off)
-							defer annOff.Store(false)
-							start := time.Now()
-							e.mu.RLock()
-							top, _ := e.scanVectors(ctx, e.live, q, -2, 100)
-							e.mu.RUnlock()
-							return top, time.Since(start)
-						}
-						var lat [2][]time.Duration
-						var r10, r100 [2]float64
-						var seen [2]int
-						before := planCounts(e)
-						for i := 0; i < b.N; i++ {
-							qi := i % len(queries)
-							for j := range 2 {
-								off := (i+j)%2 == 1 // alternate which goes first
-								if off && noScreen {
-									continue
-								}
-								p := 0
-								if off {
-									p = 1
-								}
-								top, d := run(queries[qi], off)
-								lat[p] = append(lat[p], d)
-								if i < len(queries) {
-									a, c := overlap(top, truth[qi], 10), overlap(top, truth[qi], 100)
-									r10[p] += a
-									r100[p] += c
-									seen[p]++
-								}
-							}
-						}
-						after := planCounts(e)
-						b.ReportMetric(float64(after[planANN]-before[planANN])/float64(b.N), "ann-share")
-						for p, name := range []string{"ann", "screen"} {
-							if len(lat[p]) == 0 {
-								continue
-							}
-							slices.Sort(lat[p])
-							b.ReportMetric(float64(lat[p][len(lat[p])/2].Microseconds())/1000, name+"-p50-ms")
-							b.ReportMetric(float64(lat[p][len(lat[p])*99/100].Microseconds())/1000, name+"-p99-ms")
-							b.ReportMetric(r10[p]/float64(seen[p]), name+"-recall@10")
-							b.ReportMetric(r100[p]/float64(seen[p]), name+"-recall@100")
-						}
-					})
+			b.Run(fmt.Sprintf("%s/lists=%g", kind, frac), func(b *testing.B) {
+				annGatherLists, annGatherMin, annGatherPerK = frac, 0, 0
+				run := func(q []float32, off bool) ([]scored, time.Duration) {
+					annOff.Store(off)
+					defer annOff.Store(false)
+					start := time.Now()
+					e.mu.RLock()
+					top, _ := e.scanVectors(ctx, e.live, q, -2, 100)
+					e.mu.RUnlock()
+					return top, time.Since(start)
 				}
-			}
+				var lat [2][]time.Duration
+				var r10, r100 [2]float64
+				var seen [2]int
+				before := planCounts(e)
+				for i := 0; i < b.N; i++ {
+					qi := i % len(queries)
+					for j := range 2 {
+						off := (i+j)%2 == 1 // alternate which goes first
+						p := 0
+						if off {
+							p = 1
+						}
+						top, d := run(queries[qi], off)
+						lat[p] = append(lat[p], d)
+						if i < len(queries) {
+							a, c := overlap(top, truth[qi], 10), overlap(top, truth[qi], 100)
+							r10[p] += a
+							r100[p] += c
+							seen[p]++
+						}
+					}
+				}
+				after := planCounts(e)
+				b.ReportMetric(float64(after[planANN]-before[planANN])/float64(b.N), "ann-share")
+				for p, name := range []string{"ann", "screen"} {
+					slices.Sort(lat[p])
+					b.ReportMetric(float64(lat[p][len(lat[p])/2].Microseconds())/1000, name+"-p50-ms")
+					b.ReportMetric(float64(lat[p][len(lat[p])*99/100].Microseconds())/1000, name+"-p99-ms")
+					b.ReportMetric(r10[p]/float64(seen[p]), name+"-recall@10")
+					b.ReportMetric(r100[p]/float64(seen[p]), name+"-recall@100")
+				}
+			})
 		}
 	}
 }

@@ -263,8 +263,8 @@ func benchEngine(b *testing.B) *Engine {
 }
 
 // benchKnobs sets the planner's tuning variables a benchmark run names in
-// PROSPECT_BENCH_KNOBS ("annPoolFrac=1,rescoreMin=220": the settings of
-// an earlier build, for a before/after in the same hold).
+// PROSPECT_BENCH_KNOBS ("rescoreMin=220": the setting of an earlier
+// build, for a before/after in the same hold).
 func benchKnobs(s string) error {
 	for _, kv := range strings.Split(s, ",") {
 		if kv == "" {
@@ -276,12 +276,6 @@ func benchKnobs(s string) error {
 			return fmt.Errorf("PROSPECT_BENCH_KNOBS %q: %w", kv, err)
 		}
 		switch name {
-		case "annPoolFrac":
-			annPoolFrac = x
-		case "annPoolMin":
-			annPoolMin = int(x)
-		case "annPrepassMode":
-			annPrepassMode = int(x)
 		case "rescoreMin":
 			rescoreMin = int(x)
 		default:

@@ -146,8 +146,6 @@ type scratch struct {
 	est  []uint16
 	surv []uint32
 	pool []uint32
-	segs []annSeg  // the ANN plan's gathered lists (annGather)
-	fest []float32 // the ANN pre-pass's estimates (annPrepass)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -271,7 +269,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	defer scratchPool.Put(sc)
 	if plan == planANN {
 		var ok bool
-		sc.ids, sc.segs, ok = e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph, sc.ids, sc.segs)
+		sc.ids, ok = e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph, sc.ids)
 		if ok {
 			e.ann.plans[planANN].Add(1)
 			if ph != nil {
@@ -298,18 +296,17 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 // rankANN ranks the candidates the ANN index gathered (sc.ids, within the
 // c of cand) like any candidate set; the count at or above min is
 // estimated over all of cand.
-//
-// The gathered set is the query's neighbourhood, where a small sketch pool
-// loses the top (on the 1M demo index the lists gathered held all of a
-// mixture query's top 10 but the screen over them, a pool of 4,400,
-// returned 0.845 of it; docs/decisions.md "ANN recall for mixtures (issue
-// 24)"). So the int8 ranking covers a wide share of it: the sketch
-// pre-pass (annPrepass) keeps the best annPool of the gathered by their
-// weighted sketch agreement (one cache line a company where the codes are
-// four), and those are scanned exactly.
 func (e *Engine) rankANN(ctx context.Context, sc *scratch, cand *roaring.Bitmap, c int, q []float32, min float32, k int) ([]scored, int) {
-	ids := e.annPrepass(ctx, sc, q, k)
-	top, n := e.exact(ctx, ids, q, min, k)
+	// The gathered set is scanned exactly: it is the query's
+	// neighbourhood, where the sketch passes' small pool loses the top
+	// (on the 1M demo index the lists gathered held all of a mixture
+	// query's top 10 but the screen over them returned 0.845 of it), and
+	// the planner keeps it to about annTarget (an eighth of the candidates
+	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
+	// A sketch pre-pass keeping a share of it for the exact ranking lost
+	// mixtures' recall at 10M (docs/decisions.md "ANN plan's ranking at
+	// 10M (issue 24, annscan)").
+	top, n := e.exact(ctx, sc.ids, q, min, k)
 	ph := phasesOf(ctx)
 	ph.mark(phaseRank)
 	if min <= -1 || ctx.Err() != nil {

@@ -40,7 +40,7 @@ func TestANNGatherAppends(t *testing.T) {
 			a := e.ann.idx
 			c := int(tc.cand.GetCardinality())
 			target := annTarget(c, 10, a.nlist)
-			got, _, ok := e.annGather(tc.cand, q, target, nil, nil, nil)
+			got, ok := e.annGather(tc.cand, q, target, nil, nil)
 			// The reference: the tail and the walked lists merged.
 			want := roaring.And(a.dirty, tc.cand)
 			for _, l := range a.rankLists(q) {
@@ -73,51 +73,4 @@ func mustCompany(t *testing.T, e *Engine, domain string) record.Company {
 		t.Fatalf("get %s: %v (%d)", domain, err, len(res))
 	}
 	return res[0]
-}
-
-// TestANNPrepass checks the sketch pre-pass of the ANN plan: it keeps at
-// least its pool, only gathered candidates, the tail always, and a pool of
-// a third of the gathered set keeps the exact ranking's top 10 of the
-// gathered set for stored companies and mixtures.
-func TestANNPrepass(t *testing.T) {
-	e := annEngine(t, 40_000, 11)
-	oldFrac, oldMin := annPoolFrac, annPoolMin
-	t.Cleanup(func() { annPoolFrac, annPoolMin = oldFrac, oldMin })
-	annPoolFrac, annPoolMin = 0.3, 0
-	ctx := context.Background()
-	for _, mix := range []bool{false, true} {
-		var r10, r100 float64
-		queries := benchQueries(e, 20, mix, 31)
-		for _, q := range queries {
-			e.mu.RLock()
-			sc := new(scratch)
-			var ok bool
-			sc.ids, sc.segs, ok = e.annGather(e.live, q, 15_000, nil, nil, nil) // 15,000 of 40,000: the pool (4,500) is a share of it
-			if !ok {
-				e.mu.RUnlock()
-				t.Fatal("the walk gave up")
-			}
-			gathered := slices.Clone(sc.ids)
-			k := rescoreK(10)
-			kept := slices.Clone(e.annPrepass(ctx, sc, q, k))
-			want, _ := e.exact(ctx, gathered, q, -2, 100)
-			got, _ := e.exact(ctx, kept, q, -2, 100)
-			e.mu.RUnlock()
-			if pool := annPool(len(gathered), k); len(kept) < pool*9/10 || len(kept) >= len(gathered) {
-				t.Errorf("kept %d of %d, want about %d", len(kept), len(gathered), pool)
-			}
-			slices.Sort(gathered)
-			for _, id := range kept {
-				if _, found := slices.BinarySearch(gathered, id); !found {
-					t.Fatalf("kept %d, not gathered", id)
-				}
-			}
-			r10 += overlap(got, want, 10) / float64(len(queries))
-			r100 += overlap(got, want, 100) / float64(len(queries))
-		}
-		t.Logf("mix=%v: recall@10 %.3f, @100 %.3f of the gathered set's exact top", mix, r10, r100)
-		if r10 < 0.95 {
-			t.Errorf("mix=%v: recall@10 %.3f, want >= 0.95", mix, r10)
-		}
-	}
 }
