@@ -83,6 +83,14 @@ var (
 	// annTailMax: the most dirty candidates a query scans beside the
 	// gathered lists; more and the planner keeps the screen.
 	annTailMax = 20_000
+	// annRescoreMin: the ANN plan hands at least this many of its int8
+	// best to the full-precision pass (rescoreK's floor is 220). A broad
+	// query at 10M meets the densest near-ties of the int8 codes: for
+	// stored companies rescoring 220 returned 0.940 of the exact top 10
+	// (20 queries), 400 0.970, 600 0.980, 1,000 0.995 (docs/benchmarks.md
+	// "The ANN plan's ranking at 10M"). The other plans rank filtered
+	// sets, where 220 measured 1.000.
+	annRescoreMin = 400
 )
 
 const (

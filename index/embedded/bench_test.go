@@ -263,7 +263,7 @@ func benchEngine(b *testing.B) *Engine {
 }
 
 // benchKnobs sets the planner's tuning variables a benchmark run names in
-// PROSPECT_BENCH_KNOBS ("rescoreMin=220": the setting of an earlier
+// PROSPECT_BENCH_KNOBS ("annRescoreMin=220": the setting of an earlier
 // build, for a before/after in the same hold).
 func benchKnobs(s string) error {
 	for _, kv := range strings.Split(s, ",") {
@@ -278,6 +278,8 @@ func benchKnobs(s string) error {
 		switch name {
 		case "rescoreMin":
 			rescoreMin = int(x)
+		case "annRescoreMin":
+			annRescoreMin = int(x)
 		default:
 			return fmt.Errorf("PROSPECT_BENCH_KNOBS: unknown knob %q", name)
 		}
@@ -867,15 +869,19 @@ func randomEngine(n, dim int) (*Engine, *rand.Rand) {
 	return e, r
 }
 
-// BenchmarkRescoreFloor runs BenchmarkSearchPhases' broad cases (no filter
-// and about 30%) at each full-precision rescoring floor in
-// PROSPECT_RESCORE_MIN (comma-separated; default rescoreMin): the recall@10
-// a floor buys against what its full-precision pass costs.
+// BenchmarkRescoreFloor measures the ANN plan's full-precision rescoring
+// floors (annRescoreMin) in PROSPECT_RESCORE_MIN (comma-separated; default
+// the current one) on the broad
+// cases (no filter and about 30%), stored-company and mixture queries, at
+// Limit 10 and 100: the floors take turns query by query, every query a
+// new one, so each floor's full-precision pass meets the page cache as
+// cold; then the recall@10 (and @100) of the same 20 recall queries at
+// each floor. Metrics are named by floor (f400-full-p50-ms).
 //
-//	PROSPECT_BENCH_INDEX=/path/to/index PROSPECT_RESCORE_MIN=220,400,600 go test -run '^$' -bench RescoreFloor -benchtime 20x ./index/embedded/
+//	PROSPECT_BENCH_INDEX=/path/to/index PROSPECT_RESCORE_MIN=220,400,600 go test -run '^$' -bench RescoreFloor -benchtime 60x ./index/embedded/
 func BenchmarkRescoreFloor(b *testing.B) {
 	e := benchEngine(b)
-	floors := []int{rescoreMin}
+	floors := []int{annRescoreMin}
 	if s := os.Getenv("PROSPECT_RESCORE_MIN"); s != "" {
 		floors = floors[:0]
 		for _, f := range strings.Split(s, ",") {
@@ -886,18 +892,53 @@ func BenchmarkRescoreFloor(b *testing.B) {
 			floors = append(floors, x)
 		}
 	}
-	old := rescoreMin
-	defer func() { rescoreMin = old }()
+	old := annRescoreMin
+	defer func() { annRescoreMin = old }()
+	ctx := context.Background()
 	for _, sel := range benchSelectivities[:2] {
-		f, n := pickFilter(e, sel.frac)
+		f, _ := pickFilter(e, sel.frac)
 		for _, kind := range []string{"stored", "mix"} {
 			for _, limit := range []int{10, 100} {
-				for _, floor := range floors {
-					b.Run(fmt.Sprintf("%s/%s/limit=%d/floor=%d", sel.name, kind, limit, floor), func(b *testing.B) {
-						rescoreMin = floor
-						searchPhasesCase(b, e, f, n, kind == "mix", limit, false)
-					})
-				}
+				b.Run(fmt.Sprintf("%s/%s/limit=%d", sel.name, kind, limit), func(b *testing.B) {
+					queries := benchQueries(e, b.N, kind == "mix", uint64(17+limit))
+					full := make([][]time.Duration, len(floors))
+					engine := make([][]time.Duration, len(floors))
+					b.ResetTimer()
+					for i, q := range queries {
+						j := i % len(floors)
+						annRescoreMin = floors[j]
+						var p searchPhases
+						start := time.Now()
+						res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
+						d := time.Since(start)
+						if err != nil || len(res.Hits) == 0 {
+							b.Fatalf("search: %v (%d hits)", err, len(res.Hits))
+						}
+						full[j] = append(full[j], p.d[phaseFull])
+						engine[j] = append(engine[j], d-p.d[phaseHydrate])
+					}
+					b.StopTimer()
+					ms := func(ds []time.Duration, q float64) float64 {
+						slices.Sort(ds)
+						return float64(ds[int(q*float64(len(ds)-1))].Microseconds()) / 1000
+					}
+					for j, floor := range floors {
+						if len(full[j]) == 0 {
+							continue
+						}
+						name := fmt.Sprintf("f%d-", floor)
+						b.ReportMetric(ms(full[j], 0.5), name+"full-p50-ms")
+						b.ReportMetric(ms(full[j], 0.99), name+"full-p99-ms")
+						b.ReportMetric(ms(engine[j], 0.5), name+"engine-p50-ms")
+						b.ReportMetric(ms(engine[j], 0.99), name+"engine-p99-ms")
+						annRescoreMin = floor
+						r10, r100 := recallLimit(b, e, f, benchQueries(e, recallQueries(), kind == "mix", 2), limit)
+						b.ReportMetric(r10, name+"recall@10")
+						if limit == 100 {
+							b.ReportMetric(r100, name+"recall@100")
+						}
+					}
+				})
 			}
 		}
 	}
