@@ -83,14 +83,9 @@ var (
 	// annTailMax: the most dirty candidates a query scans beside the
 	// gathered lists; more and the planner keeps the screen.
 	annTailMax = 20_000
-	// annRescoreMin: the ANN plan hands at least this many of its int8
-	// best to the full-precision pass (rescoreK's floor is 220). A broad
-	// query at 10M meets the densest near-ties of the int8 codes: for
-	// stored companies rescoring 220 returned 0.940 of the exact top 10
-	// (20 queries), 400 0.970, 600 0.980, 1,000 0.995 (docs/benchmarks.md
-	// "The ANN plan's ranking at 10M"). The other plans rank filtered
-	// sets, where 220 measured 1.000.
-	annRescoreMin = 400
+	// annRescoreFloor, when set, replaces annRescore's rule (benchmarks
+	// compare floors).
+	annRescoreFloor = 0
 )
 
 const (
@@ -121,6 +116,21 @@ func annTarget(c, k, nlist int) int {
 // many lists the ANN plan must gather at 10M"); this rule gathers 35.6.
 func annProbes(nlist int) float64 {
 	return annGatherLists * max(1, math.Sqrt(float64(nlist)/annProbeLists))
+}
+
+// annRescore is how many of its int8 best the ANN plan hands to the
+// full-precision pass at least: rescoreK's floor (220) up to 1,000 lists,
+// growing with the square root of the lists beyond as annProbes does (391
+// at 10M). A broad query of a larger index meets denser near-ties of the
+// int8 codes: at 10M, for stored companies, rescoring 220 returned 0.940
+// of the exact top 10 (20 queries), 400 0.970, 600 0.980, 1,000 0.995
+// (docs/benchmarks.md "The ANN plan's ranking at 10M"). The other plans
+// rank filtered sets, where 220 measured 1.000.
+func annRescore(nlist int) int {
+	if annRescoreFloor > 0 {
+		return annRescoreFloor
+	}
+	return int(float64(rescoreMin)*max(1, math.Sqrt(float64(nlist)/annProbeLists)) + 0.5)
 }
 
 // annWalk is how many lists the walk is expected to visit to gather

@@ -74,3 +74,28 @@ func mustCompany(t *testing.T, e *Engine, domain string) record.Company {
 	}
 	return res[0]
 }
+
+// TestANNRescore checks the ANN plan's full-precision floor: rescoreK's
+// up to 1,000 lists (the 1M plans unchanged), growing with the square root
+// of the lists beyond, and that the plan hands that many to the pass.
+func TestANNRescore(t *testing.T) {
+	for _, tc := range []struct{ nlist, want int }{{16, rescoreMin}, {1000, rescoreMin}, {3163, 391}, {4000, 2 * rescoreMin}} {
+		if got := annRescore(tc.nlist); got != tc.want {
+			t.Errorf("annRescore(%d) = %d, want %d", tc.nlist, got, tc.want)
+		}
+	}
+	e := annEngine(t, 40_000, 11)
+	t.Cleanup(func() { annRescoreFloor = 0 })
+	annRescoreFloor = 300
+	ctx := context.Background()
+	q := benchQueries(e, 1, true, 41)[0]
+	var top []scored
+	plan := planOf(e, func() {
+		e.mu.RLock()
+		top, _ = e.scanVectors(ctx, e.live, q, -2, 10)
+		e.mu.RUnlock()
+	})
+	if plan != planANN || len(top) != 300 {
+		t.Errorf("plan %d with %d ranked, want the ANN plan with 300", plan, len(top))
+	}
+}

@@ -263,7 +263,7 @@ func benchEngine(b *testing.B) *Engine {
 }
 
 // benchKnobs sets the planner's tuning variables a benchmark run names in
-// PROSPECT_BENCH_KNOBS ("annRescoreMin=220": the setting of an earlier
+// PROSPECT_BENCH_KNOBS ("annRescoreFloor=220": the setting of an earlier
 // build, for a before/after in the same hold).
 func benchKnobs(s string) error {
 	for _, kv := range strings.Split(s, ",") {
@@ -278,8 +278,8 @@ func benchKnobs(s string) error {
 		switch name {
 		case "rescoreMin":
 			rescoreMin = int(x)
-		case "annRescoreMin":
-			annRescoreMin = int(x)
+		case "annRescoreFloor":
+			annRescoreFloor = int(x)
 		default:
 			return fmt.Errorf("PROSPECT_BENCH_KNOBS: unknown knob %q", name)
 		}
@@ -870,8 +870,8 @@ func randomEngine(n, dim int) (*Engine, *rand.Rand) {
 }
 
 // BenchmarkRescoreFloor measures the ANN plan's full-precision rescoring
-// floors (annRescoreMin) in PROSPECT_RESCORE_MIN (comma-separated; default
-// the current one) on the broad
+// floors (annRescoreFloor) in PROSPECT_RESCORE_MIN (comma-separated;
+// default the rule's, annRescore) on the broad
 // cases (no filter and about 30%), stored-company and mixture queries, at
 // Limit 10 and 100: the floors take turns query by query, every query a
 // new one, so each floor's full-precision pass meets the page cache as
@@ -881,7 +881,7 @@ func randomEngine(n, dim int) (*Engine, *rand.Rand) {
 //	PROSPECT_BENCH_INDEX=/path/to/index PROSPECT_RESCORE_MIN=220,400,600 go test -run '^$' -bench RescoreFloor -benchtime 60x ./index/embedded/
 func BenchmarkRescoreFloor(b *testing.B) {
 	e := benchEngine(b)
-	floors := []int{annRescoreMin}
+	floors := []int{annRescore(e.ann.idx.nlist)}
 	if s := os.Getenv("PROSPECT_RESCORE_MIN"); s != "" {
 		floors = floors[:0]
 		for _, f := range strings.Split(s, ",") {
@@ -892,8 +892,7 @@ func BenchmarkRescoreFloor(b *testing.B) {
 			floors = append(floors, x)
 		}
 	}
-	old := annRescoreMin
-	defer func() { annRescoreMin = old }()
+	defer func() { annRescoreFloor = 0 }()
 	ctx := context.Background()
 	for _, sel := range benchSelectivities[:2] {
 		f, _ := pickFilter(e, sel.frac)
@@ -906,7 +905,7 @@ func BenchmarkRescoreFloor(b *testing.B) {
 					b.ResetTimer()
 					for i, q := range queries {
 						j := i % len(floors)
-						annRescoreMin = floors[j]
+						annRescoreFloor = floors[j]
 						var p searchPhases
 						start := time.Now()
 						res, err := e.SearchCompanies(withPhases(ctx, &p), index.Search{Vector: q, Limit: limit, Filter: f})
@@ -931,7 +930,7 @@ func BenchmarkRescoreFloor(b *testing.B) {
 						b.ReportMetric(ms(full[j], 0.99), name+"full-p99-ms")
 						b.ReportMetric(ms(engine[j], 0.5), name+"engine-p50-ms")
 						b.ReportMetric(ms(engine[j], 0.99), name+"engine-p99-ms")
-						annRescoreMin = floor
+						annRescoreFloor = floor
 						r10, r100 := recallLimit(b, e, f, benchQueries(e, recallQueries(), kind == "mix", 2), limit)
 						b.ReportMetric(r10, name+"recall@10")
 						if limit == 100 {

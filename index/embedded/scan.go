@@ -275,7 +275,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 			if ph != nil {
 				ph.plan = planANN
 			}
-			return e.rankANN(ctx, sc, cand, c, q, min, max(k, annRescoreMin))
+			return e.rankANN(ctx, sc, cand, c, q, min, max(k, annRescore(e.ann.idx.nlist)))
 		}
 		plan = planScreen
 	}
