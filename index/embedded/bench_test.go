@@ -812,20 +812,45 @@ func benchPlans(b *testing.B) []string {
 // index of int8 codes (4M companies' worth, as a filter's or the ANN
 // plan's gathered lists are at 10M) and over a dense run of them, to see
 // readAhead's effect on both.
+//
+// PROSPECT_EXACT_N sets the engine's size (default 4M; 10M is 2.9 GB)
+// and PROSPECT_EXACT_GATHER the candidates (default 63,000); the
+// "scale" cases alternate touchScale off and on, query by query.
 func BenchmarkExactRandom(b *testing.B) {
-	const dim, n = 256, 4 << 20
+	const dim = 256
+	n, want := 4<<20, 63_000
+	if x, err := strconv.Atoi(os.Getenv("PROSPECT_EXACT_N")); err == nil && x > 0 {
+		n = x &^ (chunkDocs - 1)
+	}
+	if x, err := strconv.Atoi(os.Getenv("PROSPECT_EXACT_GATHER")); err == nil && x > 0 {
+		want = x
+	}
 	e, r := randomEngine(n, dim)
 	q := make([]float32, dim)
 	for i := range q {
 		q[i] = float32(r.NormFloat64())
 	}
-	spread := make([]uint32, 63_000)
+	spread := make([]uint32, want)
 	for i := range spread {
 		spread[i] = uint32(r.IntN(n))
 	}
 	slices.Sort(spread)
 	spread = slices.Compact(spread)
-	dense := make([]uint32, 63_000)
+	b.Run("scale", func(b *testing.B) {
+		var lat [2][]time.Duration
+		for i := 0; i < 2*b.N; i++ {
+			touchScale = i%2 == 1
+			start := time.Now()
+			e.exact(context.Background(), spread, q, -2, 220)
+			lat[i%2] = append(lat[i%2], time.Since(start))
+		}
+		touchScale = true
+		for j, name := range []string{"without", "with"} {
+			slices.Sort(lat[j])
+			b.ReportMetric(float64(lat[j][len(lat[j])/2].Microseconds())/1000, name+"-p50-ms")
+		}
+	})
+	dense := make([]uint32, want)
 	for i := range dense {
 		dense[i] = uint32(1_000_000 + i)
 	}
