@@ -616,20 +616,20 @@ func (e *Engine) annReady() bool {
 	return a != nil && a.dirty.IsEmpty() && annLists(int(e.live.GetCardinality())) < 2*a.nlist
 }
 
-// annGather lists the candidates the ANN plan ranks into buf: the lists
-// nearest q intersected with cand, walked until they hold target
-// candidates, plus the unindexed tail. The lists and the tail are disjoint
-// (a slot is in one list or dirty), so their members are appended list by
-// list, not merged: ids come out grouped by list, each group in id order,
-// the tail first.
-// A union of the lists (roaring.FastOr) followed by a listing took 1.6 ms
-// of a 10M query for the 110,000 gathered. ok is false when the index
-// cannot serve (none yet, or too long a tail). Callers hold mu for reading.
-func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases, buf []uint32) ([]uint32, bool) {
+// annGather lists the candidates the ANN plan ranks into sc.ids, in id
+// order: the lists nearest q intersected with cand, walked until they hold
+// target candidates, plus the unindexed tail. The lists and the tail are
+// disjoint (a slot is in one list or dirty), so their members are appended
+// list by list and the listing is sorted (sortIDs), not merged: a union of
+// the lists (roaring.FastOr) and its listing took 1.6 ms of a 10M query
+// for the 112,000 gathered, 3 times the sort (BenchmarkSortIDs). ok is
+// false when the index cannot serve (none yet, or too long a tail).
+// Callers hold mu for reading.
+func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *searchPhases, sc *scratch) bool {
 	a := e.ann.idx
 	c := int(cand.GetCardinality())
 	if a == nil || a.dim != len(q) {
-		return buf, false
+		return false
 	}
 	unfiltered := cand == e.live
 	var tail *roaring.Bitmap
@@ -639,30 +639,62 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *se
 		tail = roaring.And(a.dirty, cand)
 	}
 	if tail.GetCardinality() > uint64(annTailMax) {
-		return buf, false
+		return false
 	}
 	ph.mark(phasePlan)
 	order := a.rankLists(q)
 	ph.mark(phaseLists)
 	defer ph.mark(phaseGather)
-	ids := appendIDs(buf[:0], tail)
-	got := len(ids)
+	ids := appendIDs(sc.ids[:0], tail)
 	maxVisit := int(annAbortWalk*float64(target)*float64(a.nlist)/float64(max(1, c))) + 16
 	for i, l := range order {
-		if got >= target {
+		if len(ids) >= target {
 			break
 		}
 		if i >= maxVisit {
-			return ids, false // a filter far from the query: the screen
+			sc.ids = ids
+			return false // a filter far from the query: the screen
 		}
 		p := a.lists[l]
 		if !unfiltered {
 			p = roaring.And(p, cand)
 		}
 		ids = appendIDs(ids, p)
-		got = len(ids)
 	}
-	return ids, true
+	sc.ids, sc.words = sortIDs(ids, sc.words)
+	return true
+}
+
+// sortIDs sorts distinct ids in place through a bitmap of the id range
+// (words is scratch, returned cleared for the next call: 1.25 MB at 10M)
+// and returns them. The exact ranking of the ANN plan's gathered set
+// reads the codes in id order faster than list by list (fewer TLB and
+// DRAM page misses: 112,000 candidates of 10M took 20-30% less,
+// BenchmarkExactRandom/order).
+func sortIDs(ids []uint32, words []uint64) ([]uint32, []uint64) {
+	if len(ids) < 2 {
+		return ids, words
+	}
+	var hi uint32
+	for _, id := range ids {
+		hi = max(hi, id)
+	}
+	n := int(hi/64) + 1
+	if len(words) < n {
+		words = make([]uint64, n)
+	}
+	for _, id := range ids {
+		words[id/64] |= 1 << (id % 64)
+	}
+	out := ids[:0]
+	for w, x := range words[:n] {
+		for x != 0 {
+			out = append(out, uint32(w*64+bits.TrailingZeros64(x)))
+			x &= x - 1
+		}
+		words[w] = 0
+	}
+	return out, words
 }
 
 // appendIDs appends the members of b to ids in id order.

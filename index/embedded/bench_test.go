@@ -850,6 +850,37 @@ func BenchmarkExactRandom(b *testing.B) {
 			b.ReportMetric(float64(lat[j][len(lat[j])/2].Microseconds())/1000, name+"-p50-ms")
 		}
 	})
+	// The ANN plan's order: 36 lists, each in id order, one after another.
+	grouped := slices.Clone(spread)
+	r.Shuffle(len(grouped), func(i, j int) { grouped[i], grouped[j] = grouped[j], grouped[i] })
+	for l := range 36 {
+		part := grouped[l*len(grouped)/36 : (l+1)*len(grouped)/36]
+		slices.Sort(part)
+	}
+	b.Run("order", func(b *testing.B) {
+		var lat [3][]time.Duration
+		buf := make([]uint32, len(grouped))
+		var words []uint64
+		for i := 0; i < 3*b.N; i++ {
+			start := time.Now()
+			switch i % 3 {
+			case 0:
+				e.exact(context.Background(), spread, q, -2, 220)
+			case 1:
+				e.exact(context.Background(), grouped, q, -2, 220)
+			case 2:
+				copy(buf, grouped)
+				var ids []uint32
+				ids, words = sortIDs(buf, words)
+				e.exact(context.Background(), ids, q, -2, 220)
+			}
+			lat[i%3] = append(lat[i%3], time.Since(start))
+		}
+		for j, name := range []string{"sorted", "grouped", "grouped+sortIDs"} {
+			slices.Sort(lat[j])
+			b.ReportMetric(float64(lat[j][len(lat[j])/2].Microseconds())/1000, name+"-p50-ms")
+		}
+	})
 	dense := make([]uint32, want)
 	for i := range dense {
 		dense[i] = uint32(1_000_000 + i)

@@ -147,6 +147,9 @@ type scratch struct {
 	est  []uint16
 	surv []uint32
 	pool []uint32
+	// words is the ANN plan's bitmap for sorting what it gathered
+	// (sortIDs), all zero between queries.
+	words []uint64
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -269,9 +272,7 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	if plan == planANN {
-		var ok bool
-		sc.ids, ok = e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph, sc.ids)
-		if ok {
+		if e.annGather(cand, q, annTarget(c, pageK, e.ann.idx.nlist), ph, sc) {
 			e.ann.plans[planANN].Add(1)
 			if ph != nil {
 				ph.plan = planANN
