@@ -661,40 +661,63 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *se
 		}
 		ids = appendIDs(ids, p)
 	}
-	sc.ids, sc.words = sortIDs(ids, sc.words)
+	sc.ids, sc.pool = sortIDs(ids, sc.pool)
 	return true
 }
 
-// sortIDs sorts distinct ids in place through a bitmap of the id range
-// (words is scratch, returned cleared for the next call: 1.25 MB at 10M)
-// and returns them. The exact ranking of the ANN plan's gathered set
-// reads the codes in id order faster than list by list (fewer TLB and
-// DRAM page misses: 112,000 candidates of 10M took 20-30% less,
-// BenchmarkExactRandom/order).
-func sortIDs(ids []uint32, words []uint64) ([]uint32, []uint64) {
+// sortIDs sorts distinct ids in place and returns them (buf is scratch,
+// returned for the next call): a counting pass by vector chunk (id /
+// chunkDocs), then each chunk's ids through a bitmap of its 65,536 slots
+// (8 KB, in the first-level cache). The exact ranking of the ANN plan's
+// gathered set reads the codes in id order faster than list by list
+// (fewer TLB and DRAM page misses: 112,000 candidates of 10M took 20-30%
+// less, BenchmarkExactRandom/order).
+func sortIDs(ids, buf []uint32) ([]uint32, []uint32) {
 	if len(ids) < 2 {
-		return ids, words
+		return ids, buf
 	}
 	var hi uint32
 	for _, id := range ids {
 		hi = max(hi, id)
 	}
-	n := int(hi/64) + 1
-	if len(words) < n {
-		words = make([]uint64, n)
-	}
+	start := make([]int, int(hi/chunkDocs)+2)
 	for _, id := range ids {
-		words[id/64] |= 1 << (id % 64)
+		start[id/chunkDocs+1]++
 	}
-	out := ids[:0]
-	for w, x := range words[:n] {
-		for x != 0 {
-			out = append(out, uint32(w*64+bits.TrailingZeros64(x)))
-			x &= x - 1
+	for c := 1; c < len(start); c++ {
+		start[c] += start[c-1]
+	}
+	buf = grow(buf, len(ids))
+	next := slices.Clone(start)
+	for _, id := range ids {
+		c := id / chunkDocs
+		buf[next[c]] = id
+		next[c]++
+	}
+	var words [chunkDocs / 64]uint64
+	out := 0
+	for c := 0; c+1 < len(start); c++ {
+		part := buf[start[c]:start[c+1]]
+		if len(part) == 0 {
+			continue
 		}
-		words[w] = 0
+		for _, id := range part {
+			words[id%chunkDocs/64] |= 1 << (id % 64)
+		}
+		base := uint32(c) * chunkDocs
+		for w, x := range words {
+			if x == 0 {
+				continue
+			}
+			for x != 0 {
+				ids[out] = base + uint32(w*64+bits.TrailingZeros64(x))
+				out++
+				x &= x - 1
+			}
+			words[w] = 0
+		}
 	}
-	return out, words
+	return ids[:out], buf
 }
 
 // appendIDs appends the members of b to ids in id order.

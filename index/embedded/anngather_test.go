@@ -101,11 +101,11 @@ func TestANNRescore(t *testing.T) {
 	}
 }
 
-// TestSortIDs checks the bitmap sort against slices.Sort, twice on the
-// same scratch (it must come back cleared).
+// TestSortIDs checks sortIDs against slices.Sort, twice on the same
+// scratch.
 func TestSortIDs(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var words []uint64
+	var buf []uint32
 	for _, n := range []int{0, 1, 2, 100, 5000} {
 		for _, hi := range []uint32{10, 1 << 20, 10_000_000} {
 			for range 2 {
@@ -118,7 +118,7 @@ func TestSortIDs(t *testing.T) {
 				want := slices.Clone(ids)
 				r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 				var got []uint32
-				got, words = sortIDs(ids, words)
+				got, buf = sortIDs(ids, buf)
 				if !slices.Equal(got, want) {
 					t.Errorf("n %d, ids up to %d: not sorted", n, hi)
 				}
@@ -149,12 +149,12 @@ func BenchmarkSortIDs(b *testing.B) {
 	for _, l := range lists {
 		grouped = appendIDs(grouped, l)
 	}
-	b.Run("bitmap", func(b *testing.B) {
+	b.Run("sortIDs", func(b *testing.B) {
 		work := make([]uint32, len(grouped))
-		var words []uint64
+		var buf []uint32
 		for i := 0; i < b.N; i++ {
 			copy(work, grouped)
-			_, words = sortIDs(work, words)
+			_, buf = sortIDs(work, buf)
 		}
 	})
 	b.Run("fastor", func(b *testing.B) {

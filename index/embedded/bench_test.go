@@ -860,7 +860,7 @@ func BenchmarkExactRandom(b *testing.B) {
 	b.Run("order", func(b *testing.B) {
 		var lat [3][]time.Duration
 		buf := make([]uint32, len(grouped))
-		var words []uint64
+		var scratch []uint32
 		for i := 0; i < 3*b.N; i++ {
 			start := time.Now()
 			switch i % 3 {
@@ -871,7 +871,7 @@ func BenchmarkExactRandom(b *testing.B) {
 			case 2:
 				copy(buf, grouped)
 				var ids []uint32
-				ids, words = sortIDs(buf, words)
+				ids, scratch = sortIDs(buf, scratch)
 				e.exact(context.Background(), ids, q, -2, 220)
 			}
 			lat[i%3] = append(lat[i%3], time.Since(start))

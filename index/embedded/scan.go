@@ -147,9 +147,6 @@ type scratch struct {
 	est  []uint16
 	surv []uint32
 	pool []uint32
-	// words is the ANN plan's bitmap for sorting what it gathered
-	// (sortIDs), all zero between queries.
-	words []uint64
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
