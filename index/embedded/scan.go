@@ -16,9 +16,10 @@ import (
 // Small candidate sets are scanned exactly: the int8 dot product (dotID,
 // quant.go) of every candidate. Large ones go through three passes, each over fewer documents:
 //
-//  1. screen: agreement of the sign sketches on the half of the dimensions
-//     where the query is largest (unweighted; a few ns a document) keeps the
-//     best screenFrac of the candidates;
+//  1. screen (only above screenOnce candidates): agreement of the sign
+//     sketches on the half of the dimensions where the query is largest
+//     (unweighted; a few ns a document) keeps the best screenFrac of the
+//     candidates;
 //  2. refine: the sign sketches again, each agreeing dimension weighted by
 //     the query component's magnitude quantized to refinePlanes bits, keeps
 //     a pool of poolSize(C, k);
