@@ -893,5 +893,21 @@ func BenchmarkScreenRandom(b *testing.B) {
 				b.ReportMetric(float64(len(sc.surv)), "kept")
 			})
 		}
+		// The refine pass over every candidate (screenRank below
+		// screenOnce), scoring each sketch as it is read or a block of
+		// copies at a time (estimate3).
+		e.signs = huge
+		qw := newQPlanes(q, refinePlanes)
+		est := make([]uint16, len(ids))
+		for _, gather := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%v/refine/gather=%v", frac, gather), func(b *testing.B) {
+				old := sketchGather
+				sketchGather = gather
+				defer func() { sketchGather = old }()
+				for i := 0; i < b.N; i++ {
+					e.estimateAll(context.Background(), qw, ids, est)
+				}
+			})
+		}
 	}
 }

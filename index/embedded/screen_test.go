@@ -89,3 +89,35 @@ func TestScreenKeepsTheBest(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimate3 checks the refine pass's block-copying loop against the
+// one that scores each sketch as it reads it: the same estimates and
+// histogram, for candidate counts around the block size.
+func TestEstimate3(t *testing.T) {
+	const dim, n = 256, 2 * chunkDocs
+	e, r := randomEngine(n, dim)
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	qw := newQPlanes(q, refinePlanes)
+	for _, m := range []int{0, 1, sketchBlock - 1, sketchBlock, sketchBlock + 1, 40_000} {
+		ids := make([]uint32, m)
+		for i := range ids {
+			ids[i] = uint32(r.IntN(n))
+		}
+		slices.Sort(ids)
+		var est [2][]uint16
+		var hist [2][]int32
+		for i, gather := range []bool{false, true} {
+			old := sketchGather
+			sketchGather = gather
+			est[i] = make([]uint16, m)
+			hist[i] = e.estimateAll(context.Background(), qw, ids, est[i])
+			sketchGather = old
+		}
+		if !slices.Equal(est[0], est[1]) || !slices.Equal(hist[0], hist[1]) {
+			t.Fatalf("%d candidates: the block loop's estimates differ", m)
+		}
+	}
+}
