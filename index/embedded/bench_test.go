@@ -209,9 +209,15 @@ var (
 // planner then takes the sketch screen for broad queries); otherwise they
 // wait for the index to be built (or loaded) first and report the plan
 // each query took.
+//
+// PROSPECT_BENCH_EXACTMAX sets exactMax, the largest candidate count the
+// planner scans exactly (the A/B of that boundary in one process).
 func benchEngine(b *testing.B) *Engine {
 	b.Helper()
 	benchOnce.Do(func() {
+		if n, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_EXACTMAX")); err == nil && n > 0 {
+			exactMax = n
+		}
 		annOff := os.Getenv("PROSPECT_BENCH_ANN") == "off"
 		if annOff {
 			annMinDocs = math.MaxInt
@@ -802,10 +808,7 @@ func benchPlans(b *testing.B) []string {
 func BenchmarkExactRandom(b *testing.B) {
 	const dim, n = 256, 4 << 20
 	e, r := randomEngine(n, dim)
-	q := make([]float32, dim)
-	for i := range q {
-		q[i] = float32(r.NormFloat64())
-	}
+	q := randomQuery(r, dim)
 	spread := make([]uint32, 63_000)
 	for i := range spread {
 		spread[i] = uint32(r.IntN(n))
@@ -831,6 +834,16 @@ func BenchmarkExactRandom(b *testing.B) {
 			})
 		}
 	}
+}
+
+// randomQuery is a query of dim normal components (not normalized: the
+// scans rank by it the same).
+func randomQuery(r *rand.Rand, dim int) []float32 {
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	return q
 }
 
 // randomEngine is an engine of n random int8 vectors and sketches and
@@ -868,10 +881,7 @@ func BenchmarkScreenRandom(b *testing.B) {
 	for i, s := range small {
 		copy(huge[i], s)
 	}
-	q := make([]float32, dim)
-	for i := range q {
-		q[i] = float32(r.NormFloat64())
-	}
+	q := randomQuery(r, dim)
 	qp := newQTop(q, dim/2)
 	for _, frac := range []float64{0.05, 0.01} {
 		var ids []uint32

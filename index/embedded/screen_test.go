@@ -47,10 +47,7 @@ func TestAllocSigns(t *testing.T) {
 func TestScreenKeepsTheBest(t *testing.T) {
 	const dim, n = 256, 4 * chunkDocs
 	e, r := randomEngine(n, dim)
-	q := make([]float32, dim)
-	for i := range q {
-		q[i] = float32(r.NormFloat64())
-	}
+	q := randomQuery(r, dim)
 	qp := newQTop(q, dim/2)
 	score := func(id uint32) int {
 		x := e.signOf(id)
@@ -96,10 +93,7 @@ func TestScreenKeepsTheBest(t *testing.T) {
 func TestEstimate3(t *testing.T) {
 	const dim, n = 256, 2 * chunkDocs
 	e, r := randomEngine(n, dim)
-	q := make([]float32, dim)
-	for i := range q {
-		q[i] = float32(r.NormFloat64())
-	}
+	q := randomQuery(r, dim)
 	qw := newQPlanes(q, refinePlanes)
 	for _, m := range []int{0, 1, sketchBlock - 1, sketchBlock, sketchBlock + 1, 40_000} {
 		ids := make([]uint32, m)
