@@ -33,8 +33,13 @@ import (
 // several companies, whose neighbourhoods are much flatter.
 // exactMax is the largest candidate count scanned exactly, and poolMin the
 // smallest rescored pool (variables so tests can push small indexes
-// through the approximate plan at the production ratios).
-var exactMax, poolMin = 60_000, 4000
+// through the approximate plan at the production ratios). exactMax was
+// 60,000; at 10M a 0.5% filter (51,000 candidates) then read every
+// candidate's 256 bytes of codes at random, 12.6-15.9 ms p50 on a loaded
+// machine, where one sketch pass and a pool of 4,400 took 5.0-10.6 ms with
+// recall@100 0.9995-1.000 (docs/benchmarks.md "Filtered lookalikes at
+// 10M"). Below 20,000 (0.1% at 10M, 1% at 1M) the two were even.
+var exactMax, poolMin = 20_000, 4000
 
 // screenOnce is the largest candidate set the screen ranks in one sketch
 // pass (the refine pass over every candidate, no unweighted pass first).
