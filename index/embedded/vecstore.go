@@ -24,12 +24,13 @@ const signBlock = 8
 // allocSigns returns n zeroed chunks of sign sketches (chunkDocs sketches
 // of w words each) carved from one allocation whose huge pages are
 // advised, as allocInt8 does for the codes. The screen reads one sketch of
-// each candidate, at random across the whole array at a filter's density:
-// on 4 KiB pages nearly every read also missed the TLB, and the first
-// pass over 210,000 candidates spread over 4M sketches took 12.6 ms
-// against 6.3 ms on huge pages (BenchmarkScreenRandom). A single
-// chunk (2 MiB) holds no whole huge page unless it happens to be aligned,
-// hence one allocation for many.
+// each candidate, at random across the whole array at a filter's density,
+// and on 4 KiB pages a read also misses the TLB every few candidates: the
+// first pass over 210,000 candidates spread over 4M sketches took 11-30 ms
+// on 4 KiB pages against 6-24 ms on huge pages, over 42,000 1.0-1.1 against
+// 0.8-0.9 ms (BenchmarkScreenRandom, three runs at load average 9-11). A
+// single chunk (2 MiB) holds no whole huge page unless it happens to be
+// aligned, hence one allocation for many.
 func allocSigns(n, w int) [][]uint64 {
 	if n <= 0 {
 		return nil
