@@ -37,8 +37,9 @@ import (
 // 60,000; at 10M a 0.5% filter (51,000 candidates) then read every
 // candidate's 256 bytes of codes at random, 12.6-15.9 ms p50 on a loaded
 // machine, where one sketch pass and a pool of 4,400 took 5.0-10.6 ms with
-// recall@100 0.9995-1.000 (docs/benchmarks.md "Filtered lookalikes at
-// 10M"). At 10,000 (0.1% at 10M) the two were even.
+// recall@100 0.9995-1.000; on a quiet one 3.1-5.8 against 4.3-5.0 ms
+// (docs/benchmarks.md "Filtered lookalikes at 10M"). At 10,000 (0.1% at
+// 10M) and at 1M's 5% (50,000) the two were even.
 var exactMax, poolMin = 20_000, 4000
 
 // screenOnce is the largest candidate set the screen ranks in one sketch
