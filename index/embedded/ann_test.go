@@ -727,13 +727,16 @@ func TestPlanScales(t *testing.T) {
 		{1_000_000, 1_000_000, 100, planANN},
 		{1_000_000, 300_754, 100, planANN},
 		{1_000_000, 250_000, 100, planScreen},
-		{1_000_000, 60_000, 100, planExact},
+		{1_000_000, 60_000, 100, planScreen},
+		{1_000_000, 20_000, 100, planExact},
 		{10_000_000, 10_000_000, 10, planANN},
 		{10_000_000, 3_000_000, 100, planANN},
 		{10_000_000, 1_000_000, 100, planANN},
 		{10_000_000, 500_000, 100, planScreen},
 		{10_000_000, 100_000, 10, planScreen},
-		{10_000_000, 50_000, 100, planExact},
+		{10_000_000, 50_000, 100, planScreen},
+		{10_000_000, 10_000, 100, planExact},
+		{10_000_000, 50_000, 2000, planExact}, // the pool would be most of them
 	} {
 		e := &Engine{}
 		e.ann.idx = &annIndex{nlist: annLists(tc.live)}

@@ -133,11 +133,14 @@ type Engine struct {
 	chunks  [][]int8   // int8 vectors, chunkDocs a chunk (quant.go)
 	scales  []float32  // the scale of each vector
 	signs   [][]uint64 // sign sketches, chunkDocs a chunk (vecstore.go)
-	scores  []int16
-	starts  []int32
-	live    *roaring.Bitmap
-	post    [numKeyword]keywordPostings // postings.go
-	exists  map[uint8]*roaring.Bitmap
+	// signSpare holds chunks of sketches allocated ahead for place
+	// (signChunk).
+	signSpare [][]uint64
+	scores    []int16
+	starts    []int32
+	live      *roaring.Bitmap
+	post      [numKeyword]keywordPostings // postings.go
+	exists    map[uint8]*roaring.Bitmap
 
 	// rangeCache holds range filters evaluated over every live document,
 	// keyed by field and bounds; writes clear it (under mu), searches fill
@@ -311,7 +314,7 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 func (e *Engine) reset() {
 	e.domains = newDomainTable()
 	e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil
-	e.signs, e.scales = nil, nil
+	e.signs, e.signSpare, e.scales = nil, nil, nil
 	e.live = roaring.New()
 	for i := range e.post {
 		e.post[i] = newKeywordPostings()
@@ -486,7 +489,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 			e.scales = append(e.scales, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
 				e.chunks = append(e.chunks, allocInt8(chunkDocs*e.dim))
-				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
+				e.signs = append(e.signs, e.signChunk())
 			}
 		}
 		e.domains.add(id, domain)
@@ -696,7 +699,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	e.mu.Lock()
 	if e.dim != m.Dimension {
 		e.dim = m.Dimension
-		e.chunks, e.signs = nil, nil // empty index: no vectors to keep
+		e.chunks, e.signs, e.signSpare = nil, nil, nil // empty index: no vectors to keep
 		e.annInvalidate()
 	}
 	e.meta = &m
