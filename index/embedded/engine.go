@@ -1055,25 +1055,40 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 
 // CompanyVectors implements index.Engine. The vectors are the stored full
 // precision ones (binary16), not the resident int8 codes: callers store
-// them again (refresh) or average them into queries.
+// them again (refresh) or average them into queries. The entries are read
+// at once (readEach): a lookalike's examples are a few point reads that,
+// at 10M companies, mostly miss the page cache.
 func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error) {
-	out := make(map[string][]float32, len(domains))
-	var en entry
+	keys := make([]string, 0, len(domains))
 	for _, d := range domains {
-		if _, ok := out[d]; ok {
-			continue
+		if !slices.Contains(keys, d) {
+			keys = append(keys, d)
 		}
-		v, ok, err := e.stored(prefixEntry, d)
-		if err != nil {
-			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+	}
+	vecs := make([][]float32, len(keys))
+	errs := make([]error, len(keys))
+	readEach(len(keys), 1, func(i int) bool {
+		v, ok, err := e.stored(prefixEntry, keys[i])
+		if err != nil || !ok {
+			errs[i] = err
+			return true
 		}
-		if !ok {
-			continue
-		}
+		var en entry
 		if err := en.unmarshal(v); err != nil {
-			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+			errs[i] = err
+			return true
 		}
-		out[d] = en.full()
+		vecs[i] = en.full()
+		return true
+	})
+	out := make(map[string][]float32, len(keys))
+	for i, d := range keys {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("read vector of %s: %w", d, errs[i])
+		}
+		if vecs[i] != nil {
+			out[d] = vecs[i]
+		}
 	}
 	return out, nil
 }
