@@ -76,6 +76,21 @@ type Options struct {
 	// when done, leave it off (docs/decisions.md "ANN recall for mixtures
 	// (issue 24)").
 	ANN bool
+	// OpenFiles is how many sstables Pebble keeps open (its table cache);
+	// 0 means openFiles(): half the process's file limit, between Pebble's
+	// default of 1,000 and 65,536.
+	OpenFiles int
+}
+
+// openFiles is the table cache size an engine takes by default. A point
+// read in a table not open opens it (the file, its footer, metaindex and
+// properties): at 10M companies the store held 5,890 sstables, Pebble's
+// default kept 1,000 open, and those opens were ~40% of the CPU of reading
+// a page's profiles (docs/benchmarks.md, "The HTTP ratio: what is not the
+// engine"). Half the file limit leaves the other half to sockets and the
+// rest of the process.
+func openFiles() int {
+	return min(max(fileLimit()/2, 1000), 1<<16)
 }
 
 // loadCacheBytes is the block cache Open's scan of the entries may fill.
@@ -187,6 +202,10 @@ func Open(dir string, opt Options) (*Engine, error) {
 		DisableAutomaticCompactions: false,
 		Logger:                      quietLogger{},
 		FS:                          indexFS,
+		MaxOpenFiles:                opt.OpenFiles,
+	}
+	if po.MaxOpenFiles <= 0 {
+		po.MaxOpenFiles = openFiles()
 	}
 	// Level 0 is rewritten soon after it is written: compressing it would
 	// cost more than the bytes it saves. Its bloom filters keep point reads
