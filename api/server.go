@@ -168,6 +168,7 @@ func New(d Deps) *Server {
 
 	cfg := huma.DefaultConfig("Prospecting API", Version)
 	cfg.CreateHooks = nil // no $schema links injected into response bodies
+	cfg.Formats = jsonFormats()
 	cfg.OpenAPIPath = "/v1/openapi"
 	cfg.DocsPath = "/v1/docs"
 	cfg.SchemasPath = "/v1/schemas"

@@ -179,8 +179,13 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 			return nil, &Error{Status: http.StatusUnprocessableEntity, Params: []ParamError{{Param: "domain",
 				Rule: "none of the example domains is in the index (" + strings.Join(d.Domains, ", ") + "); give indexed domains or an icp_text"}}}
 		}
-		if examples, err = s.Engine.GetCompanies(ctx, found); err != nil {
-			return nil, fmt.Errorf("example profiles: %w", err)
+		// The examples' profiles feed only the automatic texts and the match
+		// reasons: a plain lookalike reads none (at 10M companies each is a
+		// read from a store the page cache mostly does not hold).
+		if needExamples(d) {
+			if examples, err = s.Engine.GetCompanies(ctx, found); err != nil {
+				return nil, fmt.Errorf("example profiles: %w", err)
+			}
 		}
 	}
 	if d.AutoICPText && d.ICPPrompt == "" && d.ICPText == "" && len(examples) > 0 {
@@ -293,6 +298,19 @@ func (s *Companies) plan(ctx context.Context, d *Discover) (*plan, error) {
 		a.Variance = d.Variance
 	}
 	return pl, nil
+}
+
+// needExamples reports whether the plan of d reads the lookalike examples'
+// profiles: auto_icp_text and auto_phrase_match (when no prompt or given
+// text overrides them) and the match reasons of enhanced=true.
+func needExamples(d *Discover) bool {
+	if d.Enhanced {
+		return true
+	}
+	if d.ICPPrompt != "" {
+		return false
+	}
+	return d.AutoICPText && d.ICPText == "" || d.AutoPhrase && len(d.Phrases) == 0
 }
 
 // SavedQuery is what a saved query contributes to a search.

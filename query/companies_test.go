@@ -474,3 +474,56 @@ func TestDiscoverErrors(t *testing.T) {
 		t.Errorf("empty index count: %d %v", n, err)
 	}
 }
+
+// profileCounter counts the profiles read through GetCompanies.
+type profileCounter struct {
+	CompanyIndex
+	mu    sync.Mutex
+	reads int
+}
+
+func (p *profileCounter) GetCompanies(ctx context.Context, domains []string) ([]record.Company, error) {
+	p.mu.Lock()
+	p.reads += len(domains)
+	p.mu.Unlock()
+	return p.CompanyIndex.GetCompanies(ctx, domains)
+}
+
+// TestLookalikeReadsExamplesOnlyWhenUsed: the examples' profiles are read
+// for the automatic texts and match reasons only; a plain lookalike reads
+// none, and its page is the same.
+func TestLookalikeReadsExamplesOnlyWhenUsed(t *testing.T) {
+	s, all := corpus(t)
+	ctx := context.Background()
+	ex := "domain=" + all[10].Domain + "&domain=" + all[11].Domain + "&max_records=20"
+	for _, tc := range []struct {
+		query string
+		reads int
+	}{
+		{ex, 0},
+		{ex + "&icp_text=industrial+tools", 0},
+		{ex + "&enhanced=true", 2},
+		{ex + "&auto_icp_text=true", 2},
+		{ex + "&auto_phrase_match=true&icp_text=industrial+tools", 2},
+		{ex + "&auto_phrase_match=true&phrase_match=tools", 0},
+		{ex + "&auto_icp_text=true&icp_text=industrial+tools", 0},
+	} {
+		pc := &profileCounter{CompanyIndex: s.Engine}
+		got, err := (&Companies{Engine: pc}).Discover(ctx, mustParse(t, tc.query))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.query, err)
+		}
+		if pc.reads != tc.reads {
+			t.Errorf("%s: %d example profiles read, want %d", tc.query, pc.reads, tc.reads)
+		}
+		want, err := s.Discover(ctx, mustParse(t, tc.query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Matches) == 0 || !slices.EqualFunc(got.Matches, want.Matches, func(a, b Match) bool {
+			return a.Company.Domain == b.Company.Domain && a.Similarity == b.Similarity && slices.Equal(a.Reasons, b.Reasons)
+		}) {
+			t.Errorf("%s: pages differ", tc.query)
+		}
+	}
+}

@@ -176,13 +176,8 @@ func TestANNRecall(t *testing.T) {
 // longer matches the companies keeps its centroids and reassigns them.
 func TestANNPersist(t *testing.T) {
 	n := 20_000
-	annScale(t, n)
 	dir := t.TempDir()
-	e, err := buildClustered(dir, n, 256, 12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitANN(t, e)
+	e := buildANN(t, dir, n, 12)
 	assigned := annAssignments(e)
 	cent := append([]float32(nil), e.ann.idx.cent...)
 	if err := e.Close(); err != nil {
@@ -194,7 +189,7 @@ func TestANNPersist(t *testing.T) {
 
 	// A warm restart: Open installs the saved index before the builder
 	// starts, so it is whole at once, with the saved centroids.
-	e, err = Open(dir, Options{ANN: true})
+	e, err := Open(dir, Options{ANN: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,13 +251,8 @@ func TestANNPersist(t *testing.T) {
 // slots whole: nothing is assigned again.
 func TestANNPersistAfterWrites(t *testing.T) {
 	n := 20_000
-	annScale(t, n)
 	dir := t.TempDir()
-	e, err := buildClustered(dir, n, 256, 13)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitANN(t, e)
+	e := buildANN(t, dir, n, 13)
 	ctx := context.Background()
 	var del []string
 	for id := uint32(0); id < 40; id++ {
@@ -285,7 +275,7 @@ func TestANNPersistAfterWrites(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	e, err = Open(dir, Options{ANN: true})
+	e, err := Open(dir, Options{ANN: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,6 +289,19 @@ func TestANNPersistAfterWrites(t *testing.T) {
 	if got := annAssignments(e); !maps.Equal(got, assigned) {
 		t.Fatalf("%d assignments after reopen differ from the %d before", len(got), len(assigned))
 	}
+}
+
+// buildANN builds an n-company clustered index in dir at the 1M planner
+// shares and waits for its ANN index; the caller closes it.
+func buildANN(t *testing.T, dir string, n int, seed uint64) *Engine {
+	t.Helper()
+	annScale(t, n)
+	e, err := buildClustered(dir, n, 256, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitANN(t, e)
+	return e
 }
 
 // annAssignments maps each domain to its list.
@@ -724,13 +727,16 @@ func TestPlanScales(t *testing.T) {
 		{1_000_000, 1_000_000, 100, planANN},
 		{1_000_000, 300_754, 100, planANN},
 		{1_000_000, 250_000, 100, planScreen},
-		{1_000_000, 60_000, 100, planExact},
+		{1_000_000, 60_000, 100, planScreen},
+		{1_000_000, 20_000, 100, planExact},
 		{10_000_000, 10_000_000, 10, planANN},
 		{10_000_000, 3_000_000, 100, planANN},
 		{10_000_000, 1_000_000, 100, planANN},
 		{10_000_000, 500_000, 100, planScreen},
 		{10_000_000, 100_000, 10, planScreen},
-		{10_000_000, 50_000, 100, planExact},
+		{10_000_000, 50_000, 100, planScreen},
+		{10_000_000, 10_000, 100, planExact},
+		{10_000_000, 50_000, 2000, planExact}, // the pool would be most of them
 	} {
 		e := &Engine{}
 		e.ann.idx = &annIndex{nlist: annLists(tc.live)}

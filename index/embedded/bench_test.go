@@ -209,11 +209,17 @@ var (
 // planner then takes the sketch screen for broad queries); otherwise they
 // wait for the index to be built (or loaded) first and report the plan
 // each query took.
+//
+// PROSPECT_BENCH_EXACTMAX sets exactMax, the largest candidate count the
+// planner scans exactly (the A/B of that boundary in one process).
 func benchEngine(b *testing.B) *Engine {
 	b.Helper()
 	benchOnce.Do(func() {
 		if benchErr = benchKnobs(os.Getenv("PROSPECT_BENCH_KNOBS")); benchErr != nil {
 			return
+		}
+		if n, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_EXACTMAX")); err == nil && n > 0 {
+			exactMax = n
 		}
 		annOff := os.Getenv("PROSPECT_BENCH_ANN") == "off"
 		if annOff {
@@ -698,6 +704,22 @@ func BenchmarkSearchPhases(b *testing.B) {
 		name string
 		frac float64
 	}{"1pct", 0.01})
+	// PROSPECT_BENCH_SELECT (comma-separated fractions) replaces them:
+	// a smaller index reaches the candidate counts of 10M's filters with
+	// broader ones (10% of 500k is 0.5% of 10M).
+	if v := os.Getenv("PROSPECT_BENCH_SELECT"); v != "" {
+		sels = sels[:0]
+		for _, f := range strings.Split(v, ",") {
+			frac, err := strconv.ParseFloat(f, 64)
+			if err != nil || frac <= 0 {
+				b.Fatalf("PROSPECT_BENCH_SELECT: bad fraction %q", f)
+			}
+			sels = append(sels, struct {
+				name string
+				frac float64
+			}{strconv.FormatFloat(100*frac, 'g', -1, 64) + "pct", frac})
+		}
+	}
 	for _, sel := range sels {
 		f, n := pickFilter(e, sel.frac)
 		for _, kind := range []string{"stored", "mix"} {
@@ -826,10 +848,7 @@ func BenchmarkExactRandom(b *testing.B) {
 		want = x
 	}
 	e, r := randomEngine(n, dim)
-	q := make([]float32, dim)
-	for i := range q {
-		q[i] = float32(r.NormFloat64())
-	}
+	q := randomQuery(r, dim)
 	spread := make([]uint32, want)
 	for i := range spread {
 		spread[i] = uint32(r.IntN(n))
@@ -900,6 +919,16 @@ func BenchmarkExactRandom(b *testing.B) {
 			})
 		}
 	}
+}
+
+// randomQuery is a query of dim normal components (not normalized: the
+// scans rank by it the same).
+func randomQuery(r *rand.Rand, dim int) []float32 {
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	return q
 }
 
 // randomEngine is an engine of n random int8 vectors and sketches and
@@ -995,6 +1024,59 @@ func BenchmarkRescoreFloor(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkScreenRandom times the screen's first pass (one sketch a
+// candidate) over a filter's candidates spread over 4M sketches, as they
+// are at 10M, with the sketches on 4 KiB pages (one allocation a chunk, as
+// before allocSigns) and on huge pages (allocSigns).
+func BenchmarkScreenRandom(b *testing.B) {
+	const dim, n = 256, 4 << 20
+	e, r := randomEngine(n, dim)
+	small := e.signs
+	huge := allocSigns(len(small), signWords(dim))
+	for i, s := range small {
+		copy(huge[i], s)
+	}
+	q := randomQuery(r, dim)
+	qp := newQTop(q, dim/2)
+	for _, frac := range []float64{0.05, 0.01} {
+		var ids []uint32
+		for i := range n {
+			if r.Float64() < frac {
+				ids = append(ids, uint32(i))
+			}
+		}
+		for _, pages := range []string{"4k", "huge"} {
+			b.Run(fmt.Sprintf("%v/pages=%s", frac, pages), func(b *testing.B) {
+				e.signs = small
+				if pages == "huge" {
+					e.signs = huge
+				}
+				sc := new(scratch)
+				for i := 0; i < b.N; i++ {
+					sc.surv = e.screen(context.Background(), sc, qp, ids, len(ids)/screenFrac, sc.surv)
+				}
+				b.ReportMetric(float64(len(sc.surv)), "kept")
+			})
+		}
+		// The refine pass over every candidate (screenRank below
+		// screenOnce), scoring each sketch as it is read or a block of
+		// copies at a time (estimate3).
+		e.signs = huge
+		qw := newQPlanes(q, refinePlanes)
+		est := make([]uint16, len(ids))
+		for _, gather := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%v/refine/gather=%v", frac, gather), func(b *testing.B) {
+				old := sketchGather
+				sketchGather = gather
+				defer func() { sketchGather = old }()
+				for i := 0; i < b.N; i++ {
+					e.estimateAll(context.Background(), qw, ids, est)
+				}
+			})
 		}
 	}
 }

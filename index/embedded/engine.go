@@ -76,6 +76,21 @@ type Options struct {
 	// when done, leave it off (docs/decisions.md "ANN recall for mixtures
 	// (issue 24)").
 	ANN bool
+	// OpenFiles is how many sstables Pebble keeps open (its table cache);
+	// 0 means openFiles(): half the process's file limit, between Pebble's
+	// default of 1,000 and 65,536.
+	OpenFiles int
+}
+
+// openFiles is the table cache size an engine takes by default. A point
+// read in a table not open opens it (the file, its footer, metaindex and
+// properties): at 10M companies the store held 5,890 sstables, Pebble's
+// default kept 1,000 open, and those opens were ~40% of the CPU of reading
+// a page's profiles (docs/benchmarks.md, "The HTTP ratio: what is not the
+// engine"). Half the file limit leaves the other half to sockets and the
+// rest of the process.
+func openFiles() int {
+	return min(max(fileLimit()/2, 1000), 1<<16)
 }
 
 // loadCacheBytes is the block cache Open's scan of the entries may fill.
@@ -133,11 +148,14 @@ type Engine struct {
 	chunks  [][]int8   // int8 vectors, chunkDocs a chunk (quant.go)
 	scales  []float32  // the scale of each vector
 	signs   [][]uint64 // sign sketches, chunkDocs a chunk (vecstore.go)
-	scores  []int16
-	starts  []int32
-	live    *roaring.Bitmap
-	post    [numKeyword]keywordPostings // postings.go
-	exists  map[uint8]*roaring.Bitmap
+	// signSpare holds chunks of sketches allocated ahead for place
+	// (signChunk).
+	signSpare [][]uint64
+	scores    []int16
+	starts    []int32
+	live      *roaring.Bitmap
+	post      [numKeyword]keywordPostings // postings.go
+	exists    map[uint8]*roaring.Bitmap
 
 	// rangeCache holds range filters evaluated over every live document,
 	// keyed by field and bounds; writes clear it (under mu), searches fill
@@ -187,6 +205,10 @@ func Open(dir string, opt Options) (*Engine, error) {
 		DisableAutomaticCompactions: false,
 		Logger:                      quietLogger{},
 		FS:                          indexFS,
+		MaxOpenFiles:                opt.OpenFiles,
+	}
+	if po.MaxOpenFiles <= 0 {
+		po.MaxOpenFiles = openFiles()
 	}
 	// Level 0 is rewritten soon after it is written: compressing it would
 	// cost more than the bytes it saves. Its bloom filters keep point reads
@@ -311,7 +333,7 @@ func (e *Engine) FinishLoad(ctx context.Context) error {
 func (e *Engine) reset() {
 	e.domains = newDomainTable()
 	e.free, e.chunks, e.scores, e.starts = nil, nil, nil, nil
-	e.signs, e.scales = nil, nil
+	e.signs, e.signSpare, e.scales = nil, nil, nil
 	e.live = roaring.New()
 	for i := range e.post {
 		e.post[i] = newKeywordPostings()
@@ -486,7 +508,7 @@ func (e *Engine) place(domain string, en *entry, bulk *bulkPostings) uint32 {
 			e.scales = append(e.scales, 0)
 			if int(id)/chunkDocs >= len(e.chunks) {
 				e.chunks = append(e.chunks, allocInt8(chunkDocs*e.dim))
-				e.signs = append(e.signs, make([]uint64, chunkDocs*signWords(e.dim)))
+				e.signs = append(e.signs, e.signChunk())
 			}
 		}
 		e.domains.add(id, domain)
@@ -696,7 +718,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	e.mu.Lock()
 	if e.dim != m.Dimension {
 		e.dim = m.Dimension
-		e.chunks, e.signs = nil, nil // empty index: no vectors to keep
+		e.chunks, e.signs, e.signSpare = nil, nil, nil // empty index: no vectors to keep
 		e.annInvalidate()
 	}
 	e.meta = &m
@@ -1055,25 +1077,40 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 
 // CompanyVectors implements index.Engine. The vectors are the stored full
 // precision ones (binary16), not the resident int8 codes: callers store
-// them again (refresh) or average them into queries.
+// them again (refresh) or average them into queries. The entries are read
+// at once (readEach): a lookalike's examples are a few point reads that,
+// at 10M companies, mostly miss the page cache.
 func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error) {
-	out := make(map[string][]float32, len(domains))
-	var en entry
+	keys := make([]string, 0, len(domains))
 	for _, d := range domains {
-		if _, ok := out[d]; ok {
-			continue
+		if !slices.Contains(keys, d) {
+			keys = append(keys, d)
 		}
-		v, ok, err := e.stored(prefixEntry, d)
-		if err != nil {
-			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+	}
+	vecs := make([][]float32, len(keys))
+	errs := make([]error, len(keys))
+	readEach(len(keys), 1, func(i int) bool {
+		v, ok, err := e.stored(prefixEntry, keys[i])
+		if err != nil || !ok {
+			errs[i] = err
+			return true
 		}
-		if !ok {
-			continue
-		}
+		var en entry
 		if err := en.unmarshal(v); err != nil {
-			return nil, fmt.Errorf("read vector of %s: %w", d, err)
+			errs[i] = err
+			return true
 		}
-		out[d] = en.full()
+		vecs[i] = en.full()
+		return true
+	})
+	out := make(map[string][]float32, len(keys))
+	for i, d := range keys {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("read vector of %s: %w", d, errs[i])
+		}
+		if vecs[i] != nil {
+			out[d] = vecs[i]
+		}
 	}
 	return out, nil
 }

@@ -3,12 +3,12 @@ package embedded
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
 	"testing"
 
+	"github.com/openprospect/prospectd/internal/randfill"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -44,71 +44,12 @@ func checkProfile(t *testing.T, c *record.Company) {
 	}
 }
 
-var profileStrings = []string{
-	"", "acme.com", "Acme <Tools> & Co", "quote \" backslash \\ slash /", "tab\tnew\nline\r\u0001\u001f\u007f",
-	"\b\f", "caf\u00e9 M\u00fcnchen \u4e2d\u6587", "bad \xff\xfe utf8", "sep \u2028 \u2029", "emoji \U0001F600", "\x80", "a\xe2\x80",
-}
-
-var profileFloats = []float64{0, 1, -1, 0.5, 0.87, 1e-7, 1e-6, 123456789, 1e20, 1e21, 1e300, 5e-324, -0.0, 0.1 + 0.2, math.NaN(), math.Inf(1)}
-
-// fill sets every field of v from rng, through reflection, so a field added
+// fill sets every field of v from rng (randfill.Fill), so a field added
 // to record.Company is exercised too.
-func fill(rng *rand.Rand, v reflect.Value, depth int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(profileStrings[rng.IntN(len(profileStrings))])
-	case reflect.Int:
-		v.SetInt([]int64{0, 1, -5, 800, math.MaxInt64, math.MinInt64}[rng.IntN(6)])
-	case reflect.Float64:
-		f := profileFloats[rng.IntN(len(profileFloats))]
-		if rng.IntN(8) != 0 && (math.IsNaN(f) || math.IsInf(f, 0)) {
-			f = rng.Float64()
-		}
-		v.SetFloat(f)
-	case reflect.Pointer:
-		if rng.IntN(3) == 0 {
-			return
-		}
-		p := reflect.New(v.Type().Elem())
-		fill(rng, p.Elem(), depth+1)
-		v.Set(p)
-	case reflect.Slice:
-		switch rng.IntN(4) {
-		case 0:
-			return // nil
-		case 1:
-			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), 1+rng.IntN(4), 5)
-		for i := range s.Len() {
-			fill(rng, s.Index(i), depth+1)
-		}
-		v.Set(s)
-	case reflect.Map:
-		switch rng.IntN(4) {
-		case 0:
-			return
-		case 1:
-			v.Set(reflect.MakeMap(v.Type()))
-			return
-		}
-		m := reflect.MakeMap(v.Type())
-		for range 1 + rng.IntN(20) {
-			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-			fill(rng, k, depth+1)
-			fill(rng, e, depth+1)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(rng, v.Field(i), depth+1)
-			}
-		}
-	}
-}
+func fill(rng *rand.Rand, v reflect.Value, _ int) { randfill.Fill(rng, v) }
+
+// profileStrings are the hard strings of randfill.
+var profileStrings = randfill.Strings
 
 func TestProfileEncoderMatchesJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))

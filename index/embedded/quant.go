@@ -52,7 +52,7 @@ func dequantize(dst []float32, q []int8, s float32) {
 // dotInt8 is the dot product of a float32 query and int8 codes (the codes'
 // scale not applied). On amd64 with AVX2 the multiple-of-16 head goes
 // through an assembly kernel, 8x faster than the Go loop (which the
-// compiler does not vectorize), as the exact scan of up to 60,000
+// compiler does not vectorize), as the exact scan of up to exactMax
 // candidates needs to stay within the discovery bar
 // (docs/decisions.md, "Compact resident vectors (issue 24)"). Every call
 // on a machine takes the same path, so a document scores the same

@@ -365,11 +365,10 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	nSlots := slots.slots()
 	e.mu.RUnlock()
 	chunks := make([][]int8, (nSlots+chunkDocs-1)/chunkDocs)
-	signs := make([][]uint64, len(chunks))
+	signs := allocSigns(len(chunks), signWords(dim))
 	scales := make([]float32, nSlots)
 	for i := range chunks {
 		chunks[i] = allocInt8(chunkDocs * dim)
-		signs[i] = make([]uint64, chunkDocs*signWords(dim))
 	}
 	vecAt := func(id uint32) ([]int8, *float32) {
 		off := (int(id) % chunkDocs) * dim
@@ -524,6 +523,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	// under the read locks' writers.
 	e.mu.Lock()
 	e.chunks, e.signs, e.scales, e.dim, e.meta = chunks, signs, scales, dim, &meta
+	e.signSpare = nil
 	if flat != nil {
 		flat.ordered = old != nil && old.ordered
 	}

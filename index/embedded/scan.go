@@ -17,9 +17,10 @@ import (
 // Small candidate sets are scanned exactly: the int8 dot product (dotID,
 // quant.go) of every candidate. Large ones go through three passes, each over fewer documents:
 //
-//  1. screen: agreement of the sign sketches on the half of the dimensions
-//     where the query is largest (unweighted; a few ns a document) keeps the
-//     best screenFrac of the candidates;
+//  1. screen (only above screenOnce candidates): agreement of the sign
+//     sketches on the half of the dimensions where the query is largest
+//     (unweighted; a few ns a document) keeps the best screenFrac of the
+//     candidates;
 //  2. refine: the sign sketches again, each agreeing dimension weighted by
 //     the query component's magnitude quantized to refinePlanes bits, keeps
 //     a pool of poolSize(C, k);
@@ -33,8 +34,26 @@ import (
 // several companies, whose neighbourhoods are much flatter.
 // exactMax is the largest candidate count scanned exactly, and poolMin the
 // smallest rescored pool (variables so tests can push small indexes
-// through the approximate plan at the production ratios).
-var exactMax, poolMin = 60_000, 4000
+// through the approximate plan at the production ratios). exactMax was
+// 60,000; at 10M a 0.5% filter (51,000 candidates) then read every
+// candidate's 256 bytes of codes at random, 12.6-15.9 ms p50 on a loaded
+// machine, where one sketch pass and a pool of 4,400 took 5.0-10.6 ms with
+// recall@100 0.9995-1.000; on a quiet one 3.1-5.8 against 4.3-5.0 ms
+// (docs/benchmarks.md "Filtered lookalikes at 10M"). At 10,000 (0.1% at
+// 10M) and at 1M's 5% (50,000) the two were even.
+var exactMax, poolMin = 20_000, 4000
+
+// screenOnce is the largest candidate set the screen ranks in one sketch
+// pass (the refine pass over every candidate, no unweighted pass first).
+// The passes read one sketch of each document they score, at random
+// across the index: for a filter's candidates at 10M, most of a query's
+// time. Two passes read 1.06 sketches a candidate (the first keeps at
+// least a twentieth) where one reads one, and the weighted estimate is
+// the better of the two screens. Above screenOnce (broad queries while
+// the ANN index is not built) the two passes stay as they were measured:
+// one pass would keep an estimate (2 bytes) of every candidate and go over
+// all of them for each round of the pool; not measured.
+var screenOnce = 1 << 20
 
 const (
 	// screenFrac: the screen keeps 1/screenFrac of the candidates (and at
@@ -303,8 +322,8 @@ func (e *Engine) rankANN(ctx context.Context, sc *scratch, cand *roaring.Bitmap,
 	// the planner keeps it to about annTarget (an eighth of the candidates
 	// or less; docs/decisions.md "ANN recall for mixtures (issue 24)").
 	// A sketch pre-pass keeping a share of it for the exact ranking lost
-	// mixtures' recall at 10M (docs/decisions.md "ANN plan's ranking at
-	// 10M (issue 24, annscan)").
+	// mixtures' recall at 10M (docs/decisions.md "The ANN plan's ranking
+	// at 10M (issue 24, annscan)").
 	top, n := e.exact(ctx, sc.ids, q, min, k)
 	ph := phasesOf(ctx)
 	ph.mark(phaseRank)
@@ -341,16 +360,20 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	pool := poolSize(c, k)
 
 	// 1. screen with the unweighted sketch agreement on the query's
-	// larger half of the dimensions.
-	keep := max(c/screenFrac, screenPool*pool)
-	sc.surv = e.screen(ctx, sc, newQTop(q, len(q)/2), ids, keep, sc.surv)
-	if ctx.Err() != nil {
-		return nil, 0
+	// larger half of the dimensions, for the largest candidate sets only:
+	// below screenOnce the refine pass goes over every candidate.
+	surv := ids
+	if c > screenOnce {
+		keep := max(c/screenFrac, screenPool*pool)
+		sc.surv = e.screen(ctx, sc, newQTop(q, len(q)/2), ids, keep, sc.surv)
+		if ctx.Err() != nil {
+			return nil, 0
+		}
+		surv = sc.surv
 	}
 	// 2. refine the survivors with magnitude-weighted agreement, and
 	// 3. rescore the best of them exactly, widening the pool while the
 	// bottom of it still supplies results.
-	surv := sc.surv
 	qw := newQPlanes(q, refinePlanes)
 	sc.est = grow(sc.est, len(surv))
 	est := sc.est
@@ -468,16 +491,22 @@ func (e *Engine) screen(ctx context.Context, sc *scratch, qp *qplanes, ids []uin
 		t--
 		got += h[t]
 	}
-	parts := make([][]uint32, runtime.GOMAXPROCS(0))
+	// Each worker writes every id it reads into its own range of dst and
+	// advances past it only when it passes, without a branch (one taken
+	// for a candidate in 20, at random, is mispredicted, and each
+	// misprediction drops the reads issued after it); no per-worker
+	// slices to allocate and append to either.
+	dst = grow(dst, len(ids))
+	counts := make([]int, runtime.GOMAXPROCS(0))
+	bounds := make([]int, len(counts))
 	used := parallel(len(ids), 16384, func(w, lo, hi int) {
-		var out []uint32
-		if w == 0 {
-			out = dst[:0]
-		}
+		bounds[w] = lo
 		s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
 		m := qp.planes[0]
 		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
 		part := ids[lo:hi]
+		out := dst[lo:hi]
+		j := 0
 		for len(part) > 0 {
 			if ctx.Err() != nil {
 				return
@@ -491,20 +520,20 @@ func (e *Engine) screen(ctx context.Context, sc *scratch, qp *qplanes, ids []uin
 			c := e.signs[ch]
 			for _, id := range part[:end] {
 				x := (*[4]uint64)(c[int(id%chunkDocs)*4:])
-				if bits.OnesCount64(^(x[0]^s0)&m0)+bits.OnesCount64(^(x[1]^s1)&m1)+
-					bits.OnesCount64(^(x[2]^s2)&m2)+bits.OnesCount64(^(x[3]^s3)&m3) >= t {
-					out = append(out, id)
-				}
+				v := bits.OnesCount64(^(x[0]^s0)&m0) + bits.OnesCount64(^(x[1]^s1)&m1) +
+					bits.OnesCount64(^(x[2]^s2)&m2) + bits.OnesCount64(^(x[3]^s3)&m3)
+				out[j] = id
+				j += int(uint(t-1-v) >> (bits.UintSize - 1)) // v >= t
 			}
 			part = part[end:]
 		}
-		parts[w] = out
+		counts[w] = j
 	})
-	dst = parts[0]
-	for _, p := range parts[1:used] {
-		dst = append(dst, p...)
+	n := 0
+	for w := range used {
+		n += copy(dst[n:], dst[bounds[w]:bounds[w]+counts[w]])
 	}
-	return dst
+	return dst[:n]
 }
 
 // newQTop prepares the unweighted agreement count on the n dimensions
@@ -572,6 +601,8 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 				est[start+i] = uint16(v)
 				hist[v]++
 			}
+		case words == 4 && len(qp.planes) == 3 && sketchGather:
+			e.estimate3(qp, ids[start:end], est[start:end], hist)
 		case words == 4 && len(qp.planes) == 3:
 			s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
 			a, b, d := qp.planes[0], qp.planes[1], qp.planes[2]
@@ -596,6 +627,49 @@ func (e *Engine) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []
 				est[start+i] = uint16(v)
 				hist[v]++
 			}
+		}
+	}
+}
+
+// sketchGather makes the refine pass copy each block of sketchBlock
+// candidates' sketches into a buffer before scoring them (estimate3); a
+// variable for BenchmarkScreenRandom's A/B.
+var sketchGather = true
+
+// sketchBlock is the candidates estimate3 copies at a time (8 KiB of
+// sketches: within the first-level cache).
+const sketchBlock = 256
+
+// estimate3 is estimate for 4-word sketches and three planes, in two
+// loops a block: the first only copies the candidates' sketches, each a
+// read that misses the caches (they lie at random across the index), the
+// second scores the copies. The copying loop is a few instructions a
+// candidate, so the processor's window holds many more of those reads
+// at once than when each is followed by the scoring's forty: over 210,000
+// candidates spread over 4M sketches 21.5 against 43-47 ms, over 42,000
+// 0.68 against 1.0-1.1 ms (BenchmarkScreenRandom, load average 11).
+func (e *Engine) estimate3(qp *qplanes, ids []uint32, est []uint16, hist []int32) {
+	s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
+	a, b, d := qp.planes[0], qp.planes[1], qp.planes[2]
+	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
+	d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+	var buf [sketchBlock][4]uint64
+	est = est[:len(ids)]
+	for start := 0; start < len(ids); start += sketchBlock {
+		part := ids[start:min(len(ids), start+sketchBlock)]
+		for i, id := range part {
+			buf[i] = *(*[4]uint64)(e.signs[id/chunkDocs][int(id%chunkDocs)*4:])
+		}
+		out := est[start : start+len(part)]
+		for i := range part {
+			x := &buf[i]
+			g0, g1, g2, g3 := ^(x[0] ^ s0), ^(x[1] ^ s1), ^(x[2] ^ s2), ^(x[3] ^ s3)
+			v := bits.OnesCount64(g0&a0) + bits.OnesCount64(g1&a1) + bits.OnesCount64(g2&a2) + bits.OnesCount64(g3&a3)
+			v += 2 * (bits.OnesCount64(g0&b0) + bits.OnesCount64(g1&b1) + bits.OnesCount64(g2&b2) + bits.OnesCount64(g3&b3))
+			v += 4 * (bits.OnesCount64(g0&d0) + bits.OnesCount64(g1&d1) + bits.OnesCount64(g2&d2) + bits.OnesCount64(g3&d3))
+			out[i] = uint16(v)
+			hist[v]++
 		}
 	}
 }

@@ -107,31 +107,19 @@ func (e *Engine) hydrate(refs []hitRef) ([]index.Hit, error) {
 	hits := make([]index.Hit, len(refs))
 	found := make([]bool, len(refs))
 	errs := make([]error, len(refs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(hydrateReads, (len(refs)+3)/4) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(refs) {
-					return
-				}
-				c, err := e.profile(refs[i].domain)
-				if errors.Is(err, index.ErrNotFound) {
-					continue // deleted between the scan and now
-				}
-				if err != nil {
-					errs[i] = err
-					return
-				}
-				hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
-				found[i] = true
-			}
-		}()
-	}
-	wg.Wait()
+	readEach(len(refs), 4, func(i int) bool {
+		c, err := e.profile(refs[i].domain)
+		if errors.Is(err, index.ErrNotFound) {
+			return true // deleted between the scan and now
+		}
+		if err != nil {
+			errs[i] = err
+			return false
+		}
+		hits[i] = index.Hit{Company: c, Similarity: refs[i].sim, Vector: refs[i].vec}
+		found[i] = true
+		return true
+	})
 	out := hits[:0]
 	for i := range hits {
 		if errs[i] != nil {
@@ -142,6 +130,28 @@ func (e *Engine) hydrate(refs []hitRef) ([]index.Hit, error) {
 		}
 	}
 	return out, nil
+}
+
+// readEach runs read(i) for every i in [0, n) in min(hydrateReads, n/per
+// rounded up) goroutines: store reads that miss the page cache wait on the
+// disk, so more of them than GOMAXPROCS overlap. A read returning false
+// stops its goroutine.
+func readEach(n, per int, read func(i int) bool) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(hydrateReads, (n+per-1)/per) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || !read(i) {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // eval returns the live documents within cand that match f. A nil filter

@@ -445,17 +445,16 @@ func (e *Engine) readSnapBody(r *snapReader) error {
 		return errors.Join(r.err, errSnapshot)
 	}
 	w := signWords(e.dim)
-	e.chunks, e.signs = make([][]int8, 0, vchunks), make([][]uint64, 0, vchunks)
+	e.chunks, e.signs, e.signSpare = make([][]int8, 0, vchunks), allocSigns(vchunks, w), nil
 	for i := range vchunks {
 		used := min(chunkDocs, n-i*chunkDocs)
 		c := allocInt8(chunkDocs * e.dim)
-		s := make([]uint64, chunkDocs*w)
 		r.read(asBytes(c[:used*e.dim]))
-		r.read(asBytes(s[:used*w]))
+		r.read(asBytes(e.signs[i][:used*w]))
 		if r.err != nil {
 			return r.err
 		}
-		e.chunks, e.signs = append(e.chunks, c), append(e.signs, s)
+		e.chunks = append(e.chunks, c)
 	}
 	var buf []byte
 	e.live = r.bitmap(&buf)

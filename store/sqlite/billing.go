@@ -52,11 +52,8 @@ func (s *Store) Bill(ctx context.Context, req store.BillRequest) (store.BillResu
 	}
 	a := store.Allocate(req.Charges, fresh, req.Quota, used)
 	at := req.Now.UnixMicro()
-	for _, ref := range a.Paid {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO billed_records (org_id, kind, record_key, billed_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (org_id, kind, record_key) DO UPDATE SET billed_at = excluded.billed_at`, req.OrgID, ref.Kind, ref.Key, at); err != nil {
-			return store.BillResult{}, fmt.Errorf("bill: remember %s %s: %w", ref.Kind, ref.Key, err)
-		}
+	if err := rememberBilled(ctx, tx, req.OrgID, a.Paid, at); err != nil {
+		return store.BillResult{}, err
 	}
 	if err := insertLedger(ctx, tx, req, a, at); err != nil {
 		return store.BillResult{}, err
@@ -65,6 +62,30 @@ func (s *Store) Bill(ctx context.Context, req store.BillRequest) (store.BillResu
 		return store.BillResult{}, fmt.Errorf("bill: commit: %w", err)
 	}
 	return a.Result, nil
+}
+
+// billedRows is how many records one INSERT of rememberBilled writes (4
+// parameters each, well under SQLite's limit of 32,766).
+const billedRows = 200
+
+// rememberBilled records that refs were billed at at, a multi-row INSERT
+// per billedRows records: a discovery page bills up to 100 new records,
+// and one statement each cost about as much as the rest of the bill
+// (BenchmarkBill).
+func rememberBilled(ctx context.Context, tx *sql.Tx, orgID string, refs []store.RecordRef, at int64) error {
+	for start := 0; start < len(refs); start += billedRows {
+		part := refs[start:min(start+billedRows, len(refs))]
+		args := make([]any, 0, 4*len(part))
+		for _, ref := range part {
+			args = append(args, orgID, ref.Kind, ref.Key, at)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO billed_records (org_id, kind, record_key, billed_at) VALUES (?, ?, ?, ?)`+
+			strings.Repeat(", (?, ?, ?, ?)", len(part)-1)+`
+			ON CONFLICT (org_id, kind, record_key) DO UPDATE SET billed_at = excluded.billed_at`, args...); err != nil {
+			return fmt.Errorf("bill: remember %d records (first %s %s): %w", len(part), part[0].Kind, part[0].Key, err)
+		}
+	}
+	return nil
 }
 
 // freshRecords returns the requested records billed within the window.
