@@ -68,7 +68,8 @@ type contactIndex struct {
 	ids     map[int64]uint32
 	persona []int64
 	free    []uint32
-	vecs    [][]int8 // chunkDocs vectors a chunk
+	vecs    [][]int8   // chunkDocs vectors a chunk
+	signs   [][]uint64 // their sign sketches, chunkDocs a chunk (contactsketch.go)
 	scale   []float32
 	live    *roaring.Bitmap
 	post    map[index.Field]map[string]*roaring.Bitmap
@@ -668,6 +669,10 @@ func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 		x.vecs = append(x.vecs, make([]int8, chunkDocs*x.dim))
 	}
 	copy(x.vecs[c][(int(id)%chunkDocs)*x.dim:], en.vec)
+	for len(x.signs) <= c {
+		x.signs = append(x.signs, make([]uint64, chunkDocs*signWords(x.dim)))
+	}
+	signInt8(en.vec, x.signOf(id))
 	x.scale[id], x.conns[id], x.jobs[id], x.rank[id] = en.scale, en.conns, en.job, en.rank
 	x.titleAt[id], x.titleLen[id] = x.putText(en.title)
 	x.nameAt[id], x.nameLen[id] = x.putText(en.name)
@@ -1137,10 +1142,8 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 		x.mu.RUnlock()
 		return res, err
 	}
-	ranked := x.score(ctx, cand, s.Vector, float32(s.MinSimilarity))
-	res.Total = len(ranked)
-	res.Companies = x.companiesOf(ranked)
-	picked := x.pick(ranked, s)
+	picked, total, companies := x.ranked(ctx, cand, s)
+	res.Total, res.Companies = total, companies
 	type ref struct {
 		pid int64
 		sim float32
@@ -1174,6 +1177,20 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 	return res, ctx.Err()
 }
 
+// ranked returns the picked contacts of cand in rank order, the count of
+// candidates at or above MinSimilarity and the count of their employers:
+// through the sketch plan (contactsketch.go) for broad grouped searches,
+// otherwise by scoring every candidate.
+func (x *contactIndex) ranked(ctx context.Context, cand *roaring.Bitmap, s index.ContactSearch) (picked []cScored, total, companies int) {
+	if x.sketchPlan(s, int(cand.GetCardinality())) {
+		if picked, total, companies, ok := x.sketchPick(ctx, cand, s); ok {
+			return picked, total, companies
+		}
+	}
+	ranked := x.score(ctx, cand, s.Vector, float32(s.MinSimilarity))
+	return x.pick(ranked, s), len(ranked), x.companiesOf(ranked)
+}
+
 // companiesOf counts the employers of the scored contacts.
 func (x *contactIndex) companiesOf(ranked []cScored) int {
 	doms := roaring.New()
@@ -1200,46 +1217,7 @@ func (x *contactIndex) score(ctx context.Context, cand *roaring.Bitmap, q []floa
 		}
 		return out
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if len(ids) < 8192 {
-		workers = 1
-	}
-	parts := make([][]cScored, workers)
-	var wg sync.WaitGroup
-	per := (len(ids) + workers - 1) / workers
-	for w := 0; w < workers; w++ {
-		lo, hi := min(w*per, len(ids)), min((w+1)*per, len(ids))
-		wg.Add(1)
-		go func(w int, part []uint32) {
-			defer wg.Done()
-			local := make([]cScored, 0, len(part))
-			var touched int8
-			for i, id := range part {
-				if i&4095 == 0 && ctx.Err() != nil {
-					return
-				}
-				if i+scoreAhead < len(part) {
-					touched += x.touch(part[i+scoreAhead])
-				}
-				// The kernel the company index uses (quant.go).
-				if s := dotInt8(q, x.vecOf(id)) * x.scale[id]; s >= minSim {
-					local = append(local, cScored{id: id, score: s})
-				}
-			}
-			parts[w] = local
-			touchSink.Add(int32(touched))
-		}(w, ids[lo:hi])
-	}
-	wg.Wait()
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	out := make([]cScored, 0, n)
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
+	return x.scoreIDs(ctx, ids, q, minSim)
 }
 
 // scoreAhead is how many candidates ahead score touches a vector: the
