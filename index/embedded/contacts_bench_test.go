@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +42,10 @@ import (
 //
 // PROSPECT_BENCH_CONTACT_EXACT_MAX, _POOL_MIN and _POOL_PER set the sketch
 // plan's contactExactMax, contactPoolMin and contactPoolPerContact.
+//
+// PROSPECT_BENCH_CONTACT_POOL_SWEEP=2,5,10 reports the recall and the
+// ranking p95 with those contactPoolPerContact values too (and no
+// contactPoolMin).
 //
 // PROSPECT_BENCH_EVICT=1 drops the index's files from the page cache
 // after the load, so the "first" figures are cold-disk reads.
@@ -102,6 +107,7 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 	}
 	var recall []float64
 	var exactLat []time.Duration
+	var exacts [][]cScored
 	sketched := 0
 	for _, r := range reqs {
 		s := r.search
@@ -123,6 +129,7 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 		}
 		x.mu.RUnlock()
 		exactLat = append(exactLat, took)
+		exacts = append(exacts, exact)
 		in := map[uint32]bool{}
 		for _, c := range got {
 			in[c.id] = true
@@ -134,6 +141,51 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 			}
 		}
 		recall = append(recall, float64(n)/float64(max(1, len(exact))))
+	}
+	// Recall and ranking time of the sketch plan at other pool sizes.
+	sweep := map[string]float64{}
+	for _, v := range strings.Split(os.Getenv("PROSPECT_BENCH_CONTACT_POOL_SWEEP"), ",") {
+		per, err := strconv.Atoi(v)
+		if err != nil {
+			continue
+		}
+		var sum, worst float64 = 0, 1
+		var lat []time.Duration
+		for i, r := range reqs {
+			x.mu.RLock()
+			cand, err := x.eval(r.search.Filter, x.live)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var got []cScored
+			withContactPlan(contactExactMax, 0, func() {
+				old := contactPoolPerContact
+				contactPoolPerContact = per
+				t0 := time.Now()
+				got, _, _ = x.ranked(ctx, cand, r.search)
+				lat = append(lat, time.Since(t0))
+				contactPoolPerContact = old
+			})
+			x.mu.RUnlock()
+			in := map[uint32]bool{}
+			for _, c := range got {
+				in[c.id] = true
+			}
+			n := 0
+			for _, c := range exacts[i] {
+				if in[c.id] {
+					n++
+				}
+			}
+			rc := float64(n) / float64(max(1, len(exacts[i])))
+			sum += rc
+			worst = min(worst, rc)
+		}
+		slices.Sort(lat)
+		// Reported after the loop: b.Loop's start drops earlier metrics.
+		sweep["recall-pool"+v] = sum / float64(len(reqs))
+		sweep["recall-min-pool"+v] = worst
+		sweep["rank-p95-ms-pool"+v] = float64(lat[len(lat)*95/100].Microseconds()) / 1000
 	}
 	if os.Getenv("PROSPECT_BENCH_EVICT") != "" {
 		// The first pass then reads profiles from the disk, as every pass
@@ -214,6 +266,9 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 	b.ReportMetric(rsum/float64(len(recall)), "recall-grouped")
 	b.ReportMetric(slices.Min(recall), "recall-grouped-min")
 	b.ReportMetric(float64(sketched)/float64(len(reqs)), "sketch-share")
+	for k, v := range sweep {
+		b.ReportMetric(v, k)
+	}
 	slices.Sort(cands)
 	b.ReportMetric(cands[len(cands)/2], "candidates-p50")
 	b.ReportMetric(cands[len(cands)*95/100], "candidates-p95")

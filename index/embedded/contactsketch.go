@@ -43,7 +43,7 @@ import (
 // exactly; contactPoolPerContact × MaxCompanies × PerCompany (at least
 // contactPoolMin) is the first pool of the sketch plan. Variables so tests
 // can push small indexes through the sketch plan.
-var contactExactMax, contactPoolMin, contactPoolPerContact = 40_000, 4000, 20
+var contactExactMax, contactPoolMin, contactPoolPerContact = 40_000, 2000, 5
 
 // contactSigns returns the sign sketches of int8 vector chunks (a bit set
 // where the code is positive), one chunk of sketches per chunk of codes.
@@ -98,13 +98,19 @@ func (x *contactIndex) sketchPlan(s index.ContactSearch, c int) bool {
 // false when the plan cannot choose (fewer employers than MaxCompanies):
 // the caller then scores exactly.
 func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s index.ContactSearch) (picked []cScored, total, companies int, ok bool) {
-	ids := cand.ToArray()
+	sc := contactScratch.Get().(*sketchScratch)
+	defer contactScratch.Put(sc)
+	sc.ids = candIDs(cand, int(cand.GetCardinality()), sc.ids)
+	ids := sc.ids
 	c := len(ids)
 	qp := newQPlanes(s.Vector, refinePlanes)
-	est := make([]uint16, c)
-	doms := make([]uint32, c)
+	sc.est, sc.doms = grow(sc.est, c), grow(sc.doms, c)
+	est, doms := sc.est, sc.doms
 	hist := x.estimateAll(ctx, qp, ids, est, doms)
-	seen := make([]uint64, (len(x.domNames)+63)/64)
+	words := (len(x.domNames) + 63) / 64
+	sc.seen, sc.chosen = grow(sc.seen, words), grow(sc.chosen, words)
+	seen := sc.seen
+	clear(seen)
 	for _, d := range doms {
 		if seen[d/64]&(1<<(d%64)) == 0 {
 			seen[d/64] |= 1 << (d % 64)
@@ -127,8 +133,9 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 		return 0
 	}
 	var scored []cScored // the pool so far, exactly scored
-	var members []uint32
-	chosen := make([]uint64, len(seen))
+	members := sc.members[:0]
+	defer func() { sc.members = members }()
+	chosen := sc.chosen
 	hi := qp.max + 1
 	for {
 		// The cut t takes about pool more candidates: est in [t, hi).
@@ -196,6 +203,16 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 	slices.SortFunc(theirs, cmp)
 	return x.group(theirs, s), c, companies, true
 }
+
+// sketchScratch holds a sketch plan's per-candidate arrays between
+// searches (a broad filter's are megabytes: fewer garbage collections).
+type sketchScratch struct {
+	ids, doms, members []uint32
+	est                []uint16
+	seen, chosen       []uint64
+}
+
+var contactScratch = sync.Pool{New: func() any { return new(sketchScratch) }}
 
 // estimateAll writes the sketch estimate and the employer id of each of
 // ids into est and doms, in parallel, and returns the histogram of the
