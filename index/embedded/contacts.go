@@ -1071,13 +1071,13 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		if n.Max != nil {
 			hi = int64(*n.Max)
 		}
-		return filterIDs(cand, func(id uint32) bool { c := int64(x.conns[id]); return c >= lo && c <= hi }), nil
+		return inRange(cand, x.conns, int32(max(lo, math.MinInt32)), int32(min(hi, math.MaxInt32))), nil
 	case index.DateRange:
-		lo, hi, err := dayBounds(n)
+		lo, hi, err := dayBounds(n) // lo > noDate: unknown dates never match
 		if err != nil {
 			return nil, err
 		}
-		return filterIDs(cand, func(id uint32) bool { d := x.jobs[id]; return d != noDate && d >= lo && d <= hi }), nil
+		return inRange(cand, x.jobs, lo, hi), nil
 	case index.Phrase:
 		p := textfold.Words(n.Text)
 		if p == "" {
@@ -1112,6 +1112,32 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		return evalNot(n, cand, x.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
+}
+
+// inRange returns the ids of cand whose value in col lies in [lo, hi].
+// A broad candidate set (min_connections over every contact) fills a dense
+// bitset in one pass and becomes one bitmap: filterIDs' call and append per
+// id cost ~16 ns an id, 80-100 ms over 5M contacts.
+func inRange(cand *roaring.Bitmap, col []int32, lo, hi int32) *roaring.Bitmap {
+	n := cand.GetCardinality()
+	if n == 0 || lo > hi {
+		return roaring.New()
+	}
+	top := uint64(cand.Maximum())
+	if n*32 < top {
+		return filterIDs(cand, func(id uint32) bool { v := col[id]; return v >= lo && v <= hi })
+	}
+	words := make([]uint64, top/64+1)
+	it := cand.ManyIterator()
+	buf := make([]uint32, 4096)
+	for k := it.NextMany(buf); k > 0; k = it.NextMany(buf) {
+		for _, id := range buf[:k] {
+			if v := col[id]; v >= lo && v <= hi {
+				words[id/64] |= 1 << (id % 64)
+			}
+		}
+	}
+	return roaring.FromDense(words, false)
 }
 
 type cScored struct {
