@@ -43,7 +43,7 @@ import (
 // exactly; contactPoolPerContact × MaxCompanies × PerCompany (at least
 // contactPoolMin) is the first pool of the sketch plan. Variables so tests
 // can push small indexes through the sketch plan.
-var contactExactMax, contactPoolMin, contactPoolPerContact = 40_000, 2000, 5
+var contactExactMax, contactPoolMin, contactPoolPerContact = 20_000, 2000, 5
 
 // contactSigns returns the sign sketches of int8 vector chunks (a bit set
 // where the code is positive), one chunk of sketches per chunk of codes.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/internal/cputime"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -240,4 +242,65 @@ func TestSketchPlanApplies(t *testing.T) {
 			t.Errorf("%s: sketchPlan = %v, want %v", c.name, got, c.want)
 		}
 	}
+}
+
+// BenchmarkContactSketchPass times the sketch plan's estimate pass and the
+// exact int8 scoring over the same scattered candidates (1 in 25 of
+// PROSPECT_BENCH_CONTACTS synthetic contacts, 5M by default), per
+// candidate (wall, and CPU: on a shared machine the wall time is the other
+// sessions' too): the sign sketch is half a cache line, the codes four.
+func BenchmarkContactSketchPass(b *testing.B) {
+	n := 5_000_000
+	if v, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_CONTACTS")); err == nil {
+		n = v
+	}
+	const dim = 256
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := newContactIndex()
+	x.dim = dim
+	for c := 0; c*chunkDocs < n; c++ {
+		v := make([]int8, chunkDocs*dim)
+		for i := range v {
+			v[i] = int8(rng.IntN(255) - 127)
+		}
+		x.vecs = append(x.vecs, v)
+	}
+	x.signs = contactSigns(x.vecs, dim)
+	x.scale = make([]float32, n)
+	x.domID = make([]uint32, n)
+	for i := range x.domID {
+		x.scale[i] = 0.01
+		x.domID[i] = uint32(i / 5)
+	}
+	x.domNames = make([]string, n/5+1)
+	cand := roaring.New()
+	for i := 0; i < n; i++ {
+		if rng.IntN(25) == 0 {
+			cand.Add(uint32(i))
+		}
+	}
+	ids := cand.ToArray()
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64())
+	}
+	qp := newQPlanes(q, refinePlanes)
+	est, doms := make([]uint16, len(ids)), make([]uint32, len(ids))
+	ctx := context.Background()
+	b.Run("sketch", func(b *testing.B) {
+		cpu := cputime.Process()
+		for b.Loop() {
+			x.estimateAll(ctx, qp, ids, est, doms)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
+		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
+	})
+	b.Run("int8", func(b *testing.B) {
+		cpu := cputime.Process()
+		for b.Loop() {
+			x.scoreIDs(ctx, ids, q, -2)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
+		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
+	})
 }
