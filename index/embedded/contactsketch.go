@@ -57,26 +57,12 @@ func contactSigns(vecs [][]int8, dim int) [][]uint64 {
 		for c := lo; c < hi; c++ {
 			s := make([]uint64, chunkDocs*w)
 			for i := 0; i < chunkDocs; i++ {
-				signInt8(vecs[c][i*dim:(i+1)*dim], s[i*w:(i+1)*w])
+				sketch(vecs[c][i*dim:(i+1)*dim], s[i*w:(i+1)*w])
 			}
 			out[c] = s
 		}
 	})
 	return out
-}
-
-// signInt8 writes the sign sketch of int8 codes into dst.
-func signInt8(v []int8, dst []uint64) {
-	for w := range dst {
-		var x uint64
-		part := v[w*64 : min(len(v), w*64+64)]
-		for i, f := range part {
-			if f > 0 {
-				x |= 1 << uint(i)
-			}
-		}
-		dst[w] = x
-	}
 }
 
 // signOf returns contact id's sign sketch.
