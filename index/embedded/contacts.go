@@ -672,7 +672,11 @@ func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 	for len(x.signs) <= c {
 		x.signs = append(x.signs, make([]uint64, chunkDocs*signWords(x.dim)))
 	}
-	sketch(en.vec, x.signOf(id))
+	sig := x.signOf(id)
+	clear(sig) // a reused id's old sketch
+	if len(en.vec) == x.dim {
+		sketch(en.vec, sig)
+	}
 	x.scale[id], x.conns[id], x.jobs[id], x.rank[id] = en.scale, en.conns, en.job, en.rank
 	x.titleAt[id], x.titleLen[id] = x.putText(en.title)
 	x.nameAt[id], x.nameLen[id] = x.putText(en.name)
