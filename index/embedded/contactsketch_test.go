@@ -22,11 +22,11 @@ import (
 func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) {
 	t.Helper()
 	ctx := context.Background()
-	e, err := Open(t.TempDir(), Options{})
+	dir := t.TempDir()
+	e, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { e.Close() })
 	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "test-embedder", Dimension: dim}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +62,22 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 			t.Fatal(err)
 		}
 	}
+	// Reopened, the sketches come from the load; then a tenth of the
+	// contacts move elsewhere (replaced in place) and their sketches with them.
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if e, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	moved := docs[:n/10]
+	for i := range moved {
+		slices.Reverse(moved[i].Vector)
+	}
+	if _, err := e.UpsertContacts(ctx, moved); err != nil {
+		t.Fatal(err)
+	}
 	x, err := e.contactIdx()
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +112,14 @@ func TestSketchPlanMatchesExact(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
 			e, x := sketchCorpus(t, c.dim, c.n, c.companies)
+			// Every sketch is its codes' (loaded, or placed after the load).
+			want := make([]uint64, signWords(c.dim))
+			for _, id := range x.live.ToArray() {
+				sketch(x.vecOf(id), want)
+				if !slices.Equal(x.signOf(id), want) {
+					t.Fatalf("contact %d: sketch %x, its codes' %x", x.persona[id], x.signOf(id), want)
+				}
+			}
 			var sum float64
 			runs := 0
 			for q := 0; q < 8; q++ {
