@@ -1294,21 +1294,26 @@ func (x *contactIndex) before(a, b cScored, byVector bool) bool {
 	return x.persona[a.id] < x.persona[b.id]
 }
 
+// compare is the rank order (before) as a sort comparison.
+func (x *contactIndex) compare(byVector bool) func(a, b cScored) int {
+	return func(a, b cScored) int {
+		if x.before(a, b, byVector) {
+			return -1
+		}
+		if x.before(b, a, byVector) {
+			return 1
+		}
+		return 0
+	}
+}
+
 // pick ranks the scored candidates far enough to fill the page: it sorts
 // only the best m (selection first), and doubles m until the grouping is
 // complete or every candidate is sorted.
 func (x *contactIndex) pick(all []cScored, s index.ContactSearch) []cScored {
 	byVector := s.Vector != nil
 	before := func(a, b cScored) bool { return x.before(a, b, byVector) }
-	cmp := func(a, b cScored) int {
-		if before(a, b) {
-			return -1
-		}
-		if before(b, a) {
-			return 1
-		}
-		return 0
-	}
+	cmp := x.compare(byVector)
 	want := s.Limit
 	if s.PerCompany > 0 && s.MaxCompanies > 0 {
 		want = min(max(want, 1), s.PerCompany*s.MaxCompanies)

@@ -45,15 +45,7 @@ func TestPickMatchesFullSort(t *testing.T) {
 	} {
 		byVector := s.Vector != nil
 		full := slices.Clone(all)
-		slices.SortFunc(full, func(a, b cScored) int {
-			if x.before(a, b, byVector) {
-				return -1
-			}
-			if x.before(b, a, byVector) {
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(full, x.compare(byVector))
 		want := x.group(full, s)
 		got := x.pick(slices.Clone(all), s)
 		if !slices.Equal(got, want) {

@@ -108,16 +108,7 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 		return nil, c, companies, false
 	}
 	pool := max(contactPoolMin, contactPoolPerContact*s.MaxCompanies*s.PerCompany)
-	byVector := true
-	cmp := func(a, b cScored) int {
-		if x.before(a, b, byVector) {
-			return -1
-		}
-		if x.before(b, a, byVector) {
-			return 1
-		}
-		return 0
-	}
+	cmp := x.compare(true)
 	var scored []cScored // the pool so far, exactly scored
 	members := sc.members[:0]
 	defer func() { sc.members = members }()

@@ -215,15 +215,7 @@ func checkGroups(t *testing.T, x *contactIndex, cand *roaring.Bitmap, s index.Co
 	var prevBest float32 = 2
 	for _, d := range order {
 		rs := byDomain[d]
-		slices.SortFunc(rs, func(a, b cScored) int {
-			if x.before(a, b, true) {
-				return -1
-			}
-			if x.before(b, a, true) {
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(rs, x.compare(true))
 		var want []int64
 		for _, r := range rs[:min(len(rs), s.PerCompany)] {
 			want = append(want, x.persona[r.id])
