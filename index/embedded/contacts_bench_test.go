@@ -2,10 +2,12 @@ package embedded
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,9 +20,11 @@ import (
 // phases and reports each one's p50 and p95 in ms:
 //
 //	eval     the filter (posting bitmaps)
-//	score    the int8 similarity of every candidate
-//	totals   the matching contacts' companies (res.Companies)
-//	pick     ranking far enough to fill the groups
+//	rank     the plan's ranking (contactIndex.ranked): the exact one scores
+//	         every candidate's int8 vector, counts their employers and
+//	         ranks far enough to fill the groups; the sketch plan of broad
+//	         filters (contactsketch.go) estimates them from the sign
+//	         sketches and scores a pool and the chosen employers' contacts
 //	hydrate  reading the picked contacts' profiles (cp/)
 //	search   SearchContacts end to end (all of the above)
 //	employer the groups' company profiles (GetCompanies)
@@ -29,6 +33,19 @@ import (
 //	         a search (what query.ContactService.emailPatterns asks)
 //
 //	PROSPECT_BENCH_INDEX=/path/to/data/index go test -run '^$' -bench ContactSearchPhases -benchtime 200x ./index/embedded/
+//
+// Before the timed requests each of the 64 is ranked by both plans:
+// recall-grouped is the mean share of the exact plan's grouped contacts
+// the engine's plan returns (recall-grouped-min the worst request),
+// exact-rank-p50/p95-ms the exact plan's ranking time, sketch-share the
+// share of requests the sketch plan takes.
+//
+// PROSPECT_BENCH_CONTACT_EXACT_MAX, _POOL_MIN and _POOL_PER set the sketch
+// plan's contactExactMax, contactPoolMin and contactPoolPerContact.
+//
+// PROSPECT_BENCH_CONTACT_POOL_SWEEP=2,5,10 reports the recall and the
+// ranking p95 with those contactPoolPerContact values too (and no
+// contactPoolMin).
 //
 // PROSPECT_BENCH_EVICT=1 drops the index's files from the page cache
 // after the load, so the "first" figures are cold-disk reads.
@@ -78,12 +95,104 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 		reqs = append(reqs, req{search: index.ContactSearch{Filter: f, Vector: vecs[c.PersonaID], MinSimilarity: -2,
 			PerCompany: 5, MaxCompanies: 100, Limit: 10_000}})
 	}
+	// The sketch plan's thresholds, to measure recall against them.
+	for _, v := range []struct {
+		env string
+		to  *int
+	}{{"PROSPECT_BENCH_CONTACT_EXACT_MAX", &contactExactMax}, {"PROSPECT_BENCH_CONTACT_POOL_MIN", &contactPoolMin},
+		{"PROSPECT_BENCH_CONTACT_POOL_PER", &contactPoolPerContact}} {
+		if n, err := strconv.Atoi(os.Getenv(v.env)); err == nil {
+			*v.to = n
+		}
+	}
+	var recall []float64
+	var exactLat []time.Duration
+	var exacts [][]cScored
+	sketched := 0
+	for _, r := range reqs {
+		s := r.search
+		x.mu.RLock()
+		cand, err := x.eval(s.Filter, x.live)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var exact []cScored
+		var took time.Duration
+		withContactPlan(math.MaxInt, contactPoolMin, func() {
+			t0 := time.Now()
+			exact, _, _ = x.ranked(ctx, cand, s)
+			took = time.Since(t0)
+		})
+		got, _, _ := x.ranked(ctx, cand, s)
+		if x.sketchPlan(s, int(cand.GetCardinality())) {
+			sketched++
+		}
+		x.mu.RUnlock()
+		exactLat = append(exactLat, took)
+		exacts = append(exacts, exact)
+		in := map[uint32]bool{}
+		for _, c := range got {
+			in[c.id] = true
+		}
+		n := 0
+		for _, c := range exact {
+			if in[c.id] {
+				n++
+			}
+		}
+		recall = append(recall, float64(n)/float64(max(1, len(exact))))
+	}
+	// Recall and ranking time of the sketch plan at other pool sizes.
+	sweep := map[string]float64{}
+	for _, v := range strings.Split(os.Getenv("PROSPECT_BENCH_CONTACT_POOL_SWEEP"), ",") {
+		per, err := strconv.Atoi(v)
+		if err != nil {
+			continue
+		}
+		var sum, worst float64 = 0, 1
+		var lat []time.Duration
+		for i, r := range reqs {
+			x.mu.RLock()
+			cand, err := x.eval(r.search.Filter, x.live)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var got []cScored
+			withContactPlan(contactExactMax, 0, func() {
+				old := contactPoolPerContact
+				contactPoolPerContact = per
+				t0 := time.Now()
+				got, _, _ = x.ranked(ctx, cand, r.search)
+				lat = append(lat, time.Since(t0))
+				contactPoolPerContact = old
+			})
+			x.mu.RUnlock()
+			in := map[uint32]bool{}
+			for _, c := range got {
+				in[c.id] = true
+			}
+			n := 0
+			for _, c := range exacts[i] {
+				if in[c.id] {
+					n++
+				}
+			}
+			rc := float64(n) / float64(max(1, len(exacts[i])))
+			sum += rc
+			worst = min(worst, rc)
+		}
+		slices.Sort(lat)
+		// Reported after the loop: b.Loop's start drops earlier metrics.
+		sweep["recall-pool"+v] = sum / float64(len(reqs))
+		sweep["recall-min-pool"+v] = worst
+		sweep["rank-p95-ms-pool"+v] = float64(lat[len(lat)*95/100].Microseconds()) / 1000
+	}
 	if os.Getenv("PROSPECT_BENCH_EVICT") != "" {
 		// The first pass then reads profiles from the disk, as every pass
 		// would with a store larger than the page cache (50M contacts).
 		evictDir(b, dir)
 	}
-	phases := []string{"eval", "score", "totals", "pick", "hydrate", "search", "employer", "patterns"}
+	phases := []string{"eval", "rank", "hydrate", "search", "employer", "patterns"}
 	lat := map[string][]time.Duration{}
 	var groups, cands []float64
 	for i := 0; b.Loop(); i++ {
@@ -95,11 +204,7 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		ranked := x.score(ctx, cand, s.Vector, float32(s.MinSimilarity))
-		t2 := time.Now()
-		x.companiesOf(ranked)
-		t3 := time.Now()
-		picked := x.pick(ranked, s)
+		picked, _, _ := x.ranked(ctx, cand, s)
 		pids := make([]int64, len(picked))
 		for k, p := range picked {
 			pids[k] = x.persona[p.id]
@@ -134,7 +239,7 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 			}
 		}
 		t8 := time.Now()
-		for k, d := range []time.Duration{t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t4.Sub(t3), t5.Sub(t4), t6.Sub(t5), t7.Sub(t6), t8.Sub(t7)} {
+		for k, d := range []time.Duration{t1.Sub(t0), t4.Sub(t1), t5.Sub(t4), t6.Sub(t5), t7.Sub(t6), t8.Sub(t7)} {
 			lat[phases[k]] = append(lat[phases[k]], d)
 		}
 		groups = append(groups, float64(len(domains)))
@@ -151,15 +256,19 @@ func BenchmarkContactSearchPhases(b *testing.B) {
 		b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, p+"-p50-ms")
 		b.ReportMetric(float64(d[min(len(d)-1, len(d)*95/100)].Microseconds())/1000, p+"-p95-ms")
 	}
-	var scoreSum time.Duration
-	for _, d := range lat["score"] {
-		scoreSum += d
+	slices.Sort(exactLat)
+	b.ReportMetric(float64(exactLat[len(exactLat)/2].Microseconds())/1000, "exact-rank-p50-ms")
+	b.ReportMetric(float64(exactLat[len(exactLat)*95/100].Microseconds())/1000, "exact-rank-p95-ms")
+	var rsum float64
+	for _, r := range recall {
+		rsum += r
 	}
-	var candSum float64
-	for _, c := range cands {
-		candSum += c
+	b.ReportMetric(rsum/float64(len(recall)), "recall-grouped")
+	b.ReportMetric(slices.Min(recall), "recall-grouped-min")
+	b.ReportMetric(float64(sketched)/float64(len(reqs)), "sketch-share")
+	for k, v := range sweep {
+		b.ReportMetric(v, k)
 	}
-	b.ReportMetric(float64(scoreSum.Nanoseconds())/candSum, "score-ns/candidate")
 	slices.Sort(cands)
 	b.ReportMetric(cands[len(cands)/2], "candidates-p50")
 	b.ReportMetric(cands[len(cands)*95/100], "candidates-p95")

@@ -1,10 +1,13 @@
 package embedded
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/openprospect/prospectd/index"
 )
@@ -42,15 +45,7 @@ func TestPickMatchesFullSort(t *testing.T) {
 	} {
 		byVector := s.Vector != nil
 		full := slices.Clone(all)
-		slices.SortFunc(full, func(a, b cScored) int {
-			if x.before(a, b, byVector) {
-				return -1
-			}
-			if x.before(b, a, byVector) {
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(full, x.compare(byVector))
 		want := x.group(full, s)
 		got := x.pick(slices.Clone(all), s)
 		if !slices.Equal(got, want) {
@@ -77,6 +72,34 @@ func TestKthLargest(t *testing.T) {
 			}
 			if got := kthLargest(slices.Clone(a), k); got != sorted[k-1] {
 				t.Errorf("n %d, %d distinct: kthLargest(k=%d) = %v, want %v", c.n, c.distinct, k, got, sorted[k-1])
+			}
+		}
+	}
+}
+
+// TestInRange checks the dense and sparse paths of inRange against a
+// filter of every candidate, at the bounds and past them.
+func TestInRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	col := make([]int32, 300_000)
+	for i := range col {
+		col[i] = int32(rng.IntN(1000)) - 100
+	}
+	col[7] = math.MinInt32
+	dense := roaring.New()
+	dense.AddRange(0, uint64(len(col)))
+	dense.Remove(5)
+	sparse := roaring.BitmapOf(3, 7, 900, 150_000, 299_999)
+	for _, cand := range []*roaring.Bitmap{dense, sparse, roaring.New()} {
+		for _, b := range [][2]int32{{0, 10}, {-100, -100}, {899, 2000}, {math.MinInt32, math.MaxInt32}, {5, 4}, {math.MinInt32 + 1, 0}} {
+			want := roaring.New()
+			for _, id := range cand.ToArray() {
+				if v := col[id]; v >= b[0] && v <= b[1] {
+					want.Add(id)
+				}
+			}
+			if got := inRange(cand, col, b[0], b[1]); !got.Equals(want) {
+				t.Errorf("%d candidates, [%d, %d]: %d ids, want %d", cand.GetCardinality(), b[0], b[1], got.GetCardinality(), want.GetCardinality())
 			}
 		}
 	}

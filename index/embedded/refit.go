@@ -540,8 +540,9 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 		}
 	}
 	e.annWake()
+	csigns := contactSigns(cvecs, dim)
 	x.mu.Lock()
-	x.vecs, x.scale, x.dim = cvecs, cscale, dim
+	x.vecs, x.signs, x.scale, x.dim = cvecs, csigns, cscale, dim
 	x.dropSets()
 	x.mu.Unlock()
 	e.refit = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"testing"
 
 	"github.com/cockroachdb/pebble"
@@ -16,7 +17,27 @@ import (
 )
 
 func TestRefitConformance(t *testing.T) {
-	enginetest.RunRefit(t, func(t *testing.T) index.Engine { return openTemp(t) }, enginetest.RefitOptions{})
+	var engines []*Engine
+	enginetest.RunRefit(t, func(t *testing.T) index.Engine {
+		e := openTemp(t)
+		engines = append(engines, e)
+		return e
+	}, enginetest.RefitOptions{})
+	// The contacts' sign sketches (the grouped search's sketch plan) are
+	// the new codes'.
+	for _, e := range engines {
+		x, err := e.contactIdx()
+		if err != nil || x.dim == 0 {
+			continue
+		}
+		want := make([]uint64, signWords(x.dim))
+		for _, id := range x.live.ToArray() {
+			sketch(x.vecOf(id), want)
+			if !slices.Equal(x.signOf(id), want) {
+				t.Errorf("contact %d after the refit: sketch %x, its codes' %x", x.persona[id], x.signOf(id), want)
+			}
+		}
+	}
 }
 
 // refitChildEnv names the data dir of a child process that refits and is

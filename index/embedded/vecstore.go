@@ -58,8 +58,10 @@ func (e *Engine) signChunk() []uint64 {
 	return c
 }
 
-// sketch writes the sign sketch of v into dst (signWords(len(v)) words).
-func sketch(v []float32, dst []uint64) {
+// sketch writes the sign sketch of v into dst (signWords(len(v)) words):
+// of full-precision vectors, or of int8 codes (contacts, whose sketches
+// are made from their codes).
+func sketch[T float32 | int8](v []T, dst []uint64) {
 	for w := range dst {
 		var x uint64
 		part := v[w*64 : min(len(v), w*64+64)]

@@ -1,0 +1,295 @@
+package embedded
+
+import (
+	"context"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/openprospect/prospectd/index"
+)
+
+// The sketch plan of grouped contact search.
+//
+// A broad contact filter (a seniority, a department and a country match
+// hundreds of thousands of contacts at 5M) made the exact plan score every
+// candidate's int8 vector: four cache lines a candidate spread over the
+// whole index, ~205 ns each, 44 ms at the p95 request. A grouped search
+// only needs to know which MaxCompanies employers have the best contacts;
+// once those are known, their own candidates (a few hundred) are scored
+// exactly and grouped as the exact plan groups them. So for candidate sets
+// larger than contactExactMax:
+//
+//  1. estimate every candidate from its sign sketch (32 bytes, half a cache
+//     line), each agreeing dimension weighted by the query component's
+//     magnitude (refinePlanes bits, the company screen's refine step), and
+//     read its employer id in the same pass (the totals need it anyway);
+//  2. score exactly the pool of the best estimates, and choose the
+//     employers by their best pooled contact; widen the pool while chosen
+//     employers' best contacts come from its bottom quarter (the ranking is
+//     flat around the cut);
+//  3. score exactly every candidate of the chosen employers, rank and group
+//     them: the order of the employers and of their contacts is the exact
+//     plan's; only which employers are chosen is approximate.
+//
+// Total and Companies are exact: the plan runs only when MinSimilarity
+// keeps every candidate. The recall of the grouped contacts against the
+// exact plan is measured by BenchmarkContactSearchPhases (recall-grouped).
+
+// contactExactMax is the largest candidate count the grouped search scores
+// exactly; contactPoolPerContact × MaxCompanies × PerCompany (at least
+// contactPoolMin) is the first pool of the sketch plan. Variables so tests
+// can push small indexes through the sketch plan.
+var contactExactMax, contactPoolMin, contactPoolPerContact = 20_000, 2000, 5
+
+// contactSigns returns the sign sketches of int8 vector chunks (a bit set
+// where the code is positive), one chunk of sketches per chunk of codes.
+func contactSigns(vecs [][]int8, dim int) [][]uint64 {
+	if dim == 0 {
+		return nil
+	}
+	w := signWords(dim)
+	out := make([][]uint64, len(vecs))
+	parallel(len(vecs), 1, func(_, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			s := make([]uint64, chunkDocs*w)
+			for i := 0; i < chunkDocs; i++ {
+				sketch(vecs[c][i*dim:(i+1)*dim], s[i*w:(i+1)*w])
+			}
+			out[c] = s
+		}
+	})
+	return out
+}
+
+// signOf returns contact id's sign sketch.
+func (x *contactIndex) signOf(id uint32) []uint64 {
+	w := signWords(x.dim)
+	off := (int(id) % chunkDocs) * w
+	return x.signs[int(id)/chunkDocs][off : off+w]
+}
+
+// sketchPlan reports whether s's ranking over c candidates goes through
+// the sketch plan.
+func (x *contactIndex) sketchPlan(s index.ContactSearch, c int) bool {
+	return s.Vector != nil && len(x.signs) > 0 && s.MinSimilarity <= -1 && s.Offset == 0 &&
+		s.MaxCompanies > 0 && s.PerCompany > 0 && c > contactExactMax
+}
+
+// sketchPick ranks cand through the sketch plan and returns the picked
+// contacts, the candidate count and the count of their employers. ok is
+// false when the plan cannot choose (fewer employers than MaxCompanies):
+// the caller then scores exactly.
+func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s index.ContactSearch) (picked []cScored, total, companies int, ok bool) {
+	sc := contactScratch.Get().(*sketchScratch)
+	defer contactScratch.Put(sc)
+	sc.ids = candIDs(cand, int(cand.GetCardinality()), sc.ids)
+	ids := sc.ids
+	c := len(ids)
+	qp := newQPlanes(s.Vector, refinePlanes)
+	sc.est, sc.doms = grow(sc.est, c), grow(sc.doms, c)
+	est, doms := sc.est, sc.doms
+	hist := x.estimateAll(ctx, qp, ids, est, doms)
+	words := (len(x.domNames) + 63) / 64
+	sc.seen, sc.chosen = grow(sc.seen, words), grow(sc.chosen, words)
+	seen := sc.seen
+	clear(seen)
+	for _, d := range doms {
+		if seen[d/64]&(1<<(d%64)) == 0 {
+			seen[d/64] |= 1 << (d % 64)
+			companies++
+		}
+	}
+	if companies <= s.MaxCompanies || ctx.Err() != nil {
+		// Every employer is in the result: nothing to choose.
+		return nil, c, companies, false
+	}
+	pool := max(contactPoolMin, contactPoolPerContact*s.MaxCompanies*s.PerCompany)
+	cmp := x.compare(true)
+	var scored []cScored // the pool so far, exactly scored
+	members := sc.members[:0]
+	defer func() { sc.members = members }()
+	chosen := sc.chosen
+	hi := qp.max + 1
+	for {
+		// The cut t takes about pool more candidates: est in [t, hi).
+		t, got := hi, 0
+		for t > 0 && got < pool {
+			t--
+			got += int(hist[t])
+		}
+		members = members[:0]
+		for i, v := range est {
+			if int(v) >= t && int(v) < hi {
+				members = append(members, ids[i])
+			}
+		}
+		scored = append(scored, x.scoreIDs(ctx, members, s.Vector, -2)...)
+		if ctx.Err() != nil {
+			return nil, c, companies, false
+		}
+		// Choose the employers by their best pooled contact.
+		ranked := slices.Clone(scored)
+		slices.SortFunc(ranked, cmp)
+		clear(chosen)
+		n := 0
+		var best []uint32 // each chosen employer's best pooled contact
+		for _, r := range ranked {
+			d := x.domID[r.id]
+			if chosen[d/64]&(1<<(d%64)) == 0 {
+				chosen[d/64] |= 1 << (d % 64)
+				best = append(best, r.id)
+				if n++; n == s.MaxCompanies {
+					break
+				}
+			}
+		}
+		if t == 0 {
+			break // every candidate is pooled: the choice is exact
+		}
+		// The bottom quarter of the pool so far: estimates in [t, tail).
+		size := len(scored)
+		tail, cnt := t, 0
+		for tail < qp.max+1 && cnt < size/4 {
+			cnt += int(hist[tail])
+			tail++
+		}
+		late := 0
+		for _, id := range best {
+			i, _ := slices.BinarySearch(ids, id)
+			if int(est[i]) < tail {
+				late++
+			}
+		}
+		if n == s.MaxCompanies && late*50 <= s.MaxCompanies {
+			break
+		}
+		hi, pool = t, 2*size
+	}
+	// Every candidate of the chosen employers, exactly.
+	members = members[:0]
+	for i, d := range doms {
+		if chosen[d/64]&(1<<(d%64)) != 0 {
+			members = append(members, ids[i])
+		}
+	}
+	theirs := x.scoreIDs(ctx, members, s.Vector, -2)
+	slices.SortFunc(theirs, cmp)
+	return x.group(theirs, s), c, companies, true
+}
+
+// sketchScratch holds a sketch plan's per-candidate arrays between
+// searches (a broad filter's are megabytes: fewer garbage collections).
+type sketchScratch struct {
+	ids, doms, members []uint32
+	est                []uint16
+	seen, chosen       []uint64
+}
+
+var contactScratch = sync.Pool{New: func() any { return new(sketchScratch) }}
+
+// estimateAll writes the sketch estimate and the employer id of each of
+// ids into est and doms, in parallel, and returns the histogram of the
+// estimates.
+func (x *contactIndex) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32) []int32 {
+	workers := runtime.GOMAXPROCS(0)
+	hists := make([][]int32, workers)
+	used := parallel(len(ids), 16384, func(w, lo, hi int) {
+		h := make([]int32, qp.max+1)
+		x.estimate(ctx, qp, ids[lo:hi], est[lo:hi], doms[lo:hi], h)
+		hists[w] = h
+	})
+	for _, h := range hists[1:used] {
+		for v, n := range h {
+			hists[0][v] += n
+		}
+	}
+	return hists[0]
+}
+
+// estimate is estimateAll's work on one share of the ids.
+func (x *contactIndex) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32, hist []int32) {
+	words := qp.words
+	for start := 0; start < len(ids); start += 1 << 14 {
+		if ctx.Err() != nil {
+			return
+		}
+		end := min(len(ids), start+1<<14)
+		if words == 4 && len(qp.planes) == 3 {
+			s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
+			a, b, d := qp.planes[0], qp.planes[1], qp.planes[2]
+			a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+			b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
+			d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+			for i, id := range ids[start:end] {
+				c := x.signs[id/chunkDocs]
+				s := (*[4]uint64)(c[int(id%chunkDocs)*4:])
+				doms[start+i] = x.domID[id]
+				g0, g1, g2, g3 := ^(s[0] ^ s0), ^(s[1] ^ s1), ^(s[2] ^ s2), ^(s[3] ^ s3)
+				v := bits.OnesCount64(g0&a0) + bits.OnesCount64(g1&a1) + bits.OnesCount64(g2&a2) + bits.OnesCount64(g3&a3)
+				v += 2 * (bits.OnesCount64(g0&b0) + bits.OnesCount64(g1&b1) + bits.OnesCount64(g2&b2) + bits.OnesCount64(g3&b3))
+				v += 4 * (bits.OnesCount64(g0&d0) + bits.OnesCount64(g1&d1) + bits.OnesCount64(g2&d2) + bits.OnesCount64(g3&d3))
+				est[start+i] = uint16(v)
+				hist[v]++
+			}
+			continue
+		}
+		for i, id := range ids[start:end] {
+			v := qp.estimate(x.signOf(id))
+			doms[start+i] = x.domID[id]
+			est[start+i] = uint16(v)
+			hist[v]++
+		}
+	}
+}
+
+// scoreIDs scores ids exactly (int8 similarity), keeping those at or above
+// minSim, on every core for large sets.
+func (x *contactIndex) scoreIDs(ctx context.Context, ids []uint32, q []float32, minSim float32) []cScored {
+	workers := runtime.GOMAXPROCS(0)
+	if len(ids) < 8192 {
+		workers = 1
+	}
+	parts := make([][]cScored, workers)
+	var wg sync.WaitGroup
+	per := (len(ids) + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := min(w*per, len(ids)), min((w+1)*per, len(ids))
+		wg.Add(1)
+		go func(w int, part []uint32) {
+			defer wg.Done()
+			local := make([]cScored, 0, len(part))
+			var touched int8
+			for i, id := range part {
+				if i&4095 == 0 && ctx.Err() != nil {
+					return
+				}
+				if i+scoreAhead < len(part) {
+					touched += x.touch(part[i+scoreAhead])
+				}
+				// The kernel the company index uses (quant.go).
+				if s := dotInt8(q, x.vecOf(id)) * x.scale[id]; s >= minSim {
+					local = append(local, cScored{id: id, score: s})
+				}
+			}
+			parts[w] = local
+			touchSink.Add(int32(touched))
+		}(w, ids[lo:hi])
+	}
+	wg.Wait()
+	if workers == 1 {
+		return parts[0]
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]cScored, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}

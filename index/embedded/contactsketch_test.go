@@ -1,0 +1,322 @@
+package embedded
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/internal/cputime"
+	"github.com/openprospect/prospectd/record"
+)
+
+// sketchCorpus opens an engine of n contacts of dim dimensions spread over
+// companies employers, with vectors around a few dozen centres (so the
+// neighbourhoods are flat, as the demo's are), half of them "vp".
+func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "test-embedder", Dimension: dim}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	centres := make([][]float32, 40)
+	for i := range centres {
+		centres[i] = make([]float32, dim)
+		for k := range centres[i] {
+			centres[i][k] = float32(rng.NormFloat64())
+		}
+	}
+	docs := make([]index.ContactDoc, n)
+	for i := range docs {
+		c := centres[rng.IntN(len(centres))]
+		v := make([]float32, dim)
+		var norm float64
+		for k := range v {
+			v[k] = c[k] + 0.8*float32(rng.NormFloat64())
+			norm += float64(v[k]) * float64(v[k])
+		}
+		for k := range v {
+			v[k] /= float32(math.Sqrt(norm))
+		}
+		seniority := "vp"
+		if i%2 == 1 {
+			seniority = "manager"
+		}
+		docs[i] = index.ContactDoc{Vector: v, Contact: record.Contact{PersonaID: int64(i + 1), Name: "P " + strconv.Itoa(i),
+			Seniority: seniority, Domain: "c" + strconv.Itoa(rng.IntN(companies)) + ".example"}}
+	}
+	for lo := 0; lo < n; lo += 1000 {
+		if _, err := e.UpsertContacts(ctx, docs[lo:min(n, lo+1000)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Reopened, the sketches come from the load; then a tenth of the
+	// contacts move elsewhere (replaced in place) and their sketches with them.
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if e, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	moved := docs[:n/10]
+	for i := range moved {
+		slices.Reverse(moved[i].Vector)
+	}
+	if _, err := e.UpsertContacts(ctx, moved); err != nil {
+		t.Fatal(err)
+	}
+	x, err := e.contactIdx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, x
+}
+
+// withContactPlan runs fn with the sketch plan's thresholds set.
+func withContactPlan(exactMax, poolMin int, fn func()) {
+	em, pm := contactExactMax, contactPoolMin
+	contactExactMax, contactPoolMin = exactMax, poolMin
+	defer func() { contactExactMax, contactPoolMin = em, pm }()
+	fn()
+}
+
+// TestSketchPlanMatchesExact runs grouped searches through the sketch plan
+// and the exact one. The totals must be equal; every employer the sketch
+// plan returns must hold exactly its best contacts (in the exact order);
+// with a pool of every candidate the results must be the exact ones; and
+// with a small pool the grouped recall must stay high.
+func TestSketchPlanMatchesExact(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		dim       int
+		n         int
+		companies int
+		minRecall float64
+	}{
+		{"256 dims", 256, 12_000, 900, 0.9},
+		{"8 dims", 8, 6000, 500, 0.6}, // the generic sketch path; 8 signs rank poorly
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			e, x := sketchCorpus(t, c.dim, c.n, c.companies)
+			// Every sketch is its codes' (loaded, or placed after the load).
+			want := make([]uint64, signWords(c.dim))
+			for _, id := range x.live.ToArray() {
+				sketch(x.vecOf(id), want)
+				if !slices.Equal(x.signOf(id), want) {
+					t.Fatalf("contact %d: sketch %x, its codes' %x", x.persona[id], x.signOf(id), want)
+				}
+			}
+			var sum float64
+			runs := 0
+			for q := 0; q < 8; q++ {
+				pid := int64(1 + q*97)
+				vecs, err := e.ContactVectors(ctx, []int64{pid})
+				if err != nil || vecs[pid] == nil {
+					t.Fatal(err)
+				}
+				var f index.Filter
+				if q%2 == 1 {
+					f = index.Terms{Field: index.SeniorityField, Values: []string{"vp"}}
+				}
+				s := index.ContactSearch{Filter: f, Vector: vecs[pid], MinSimilarity: -2, PerCompany: 1 + q%2*2, MaxCompanies: 20, Limit: 10_000}
+				var exact, all, small index.ContactResult
+				withContactPlan(math.MaxInt, 0, func() { exact, err = e.SearchContacts(ctx, s) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				cand, _ := x.eval(f, x.live)
+				withContactPlan(0, c.n, func() { all, err = e.SearchContacts(ctx, s) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.EqualFunc(all.Hits, exact.Hits, sameHit) || all.Total != exact.Total || all.Companies != exact.Companies {
+					t.Fatalf("query %d: a pool of every candidate differs from the exact plan", q)
+				}
+				withContactPlan(0, 100, func() { small, err = e.SearchContacts(ctx, s) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if small.Total != exact.Total || small.Companies != exact.Companies {
+					t.Fatalf("query %d: totals %d/%d, exact %d/%d", q, small.Total, small.Companies, exact.Total, exact.Companies)
+				}
+				checkGroups(t, x, cand, s, small.Hits)
+				sum += groupedRecall(small.Hits, exact.Hits)
+				runs++
+			}
+			t.Logf("grouped recall %.3f", sum/float64(runs))
+			if r := sum / float64(runs); r < c.minRecall {
+				t.Errorf("grouped recall with a small pool %.3f, want >= %.2f", r, c.minRecall)
+			}
+		})
+	}
+}
+
+func sameHit(a, b index.ContactHit) bool {
+	return a.Contact.PersonaID == b.Contact.PersonaID && a.Similarity == b.Similarity
+}
+
+// groupedRecall is the share of want's contacts that got holds.
+func groupedRecall(got, want []index.ContactHit) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	in := map[int64]bool{}
+	for _, h := range got {
+		in[h.Contact.PersonaID] = true
+	}
+	n := 0
+	for _, h := range want {
+		if in[h.Contact.PersonaID] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// checkGroups checks that hits are MaxCompanies groups, in order of their
+// best contact, each holding its employer's best PerCompany candidates by
+// exact score.
+func checkGroups(t *testing.T, x *contactIndex, cand *roaring.Bitmap, s index.ContactSearch, hits []index.ContactHit) {
+	t.Helper()
+	byDomain := map[string][]cScored{}
+	for _, r := range x.score(context.Background(), cand, s.Vector, -2) {
+		d := x.domNames[x.domID[r.id]]
+		byDomain[d] = append(byDomain[d], r)
+	}
+	var order []string
+	got := map[string][]int64{}
+	for _, h := range hits {
+		d := h.Contact.Domain
+		if len(got[d]) == 0 {
+			if len(order) > 0 && order[len(order)-1] != d && slices.Contains(order, d) {
+				t.Fatalf("employer %s's contacts are not together", d)
+			}
+			order = append(order, d)
+		}
+		got[d] = append(got[d], h.Contact.PersonaID)
+	}
+	if len(order) != s.MaxCompanies {
+		t.Fatalf("%d employers, want %d", len(order), s.MaxCompanies)
+	}
+	var prevBest float32 = 2
+	for _, d := range order {
+		rs := byDomain[d]
+		slices.SortFunc(rs, x.compare(true))
+		var want []int64
+		for _, r := range rs[:min(len(rs), s.PerCompany)] {
+			want = append(want, x.persona[r.id])
+		}
+		if !slices.Equal(got[d], want) {
+			t.Fatalf("employer %s: contacts %v, want its best %v", d, got[d], want)
+		}
+		if rs[0].score > prevBest {
+			t.Fatalf("employer %s is out of order", d)
+		}
+		prevBest = rs[0].score
+	}
+}
+
+// TestSketchPlanApplies lists the searches the sketch plan takes: grouped,
+// from the first result, with a query vector and no similarity floor, over
+// more than contactExactMax candidates.
+func TestSketchPlanApplies(t *testing.T) {
+	x := newContactIndex()
+	x.signs = [][]uint64{{0}}
+	q := []float32{1}
+	grouped := index.ContactSearch{Vector: q, MinSimilarity: -2, PerCompany: 5, MaxCompanies: 100, Limit: 10_000}
+	for _, c := range []struct {
+		name string
+		edit func(s *index.ContactSearch)
+		n    int
+		want bool
+	}{
+		{"grouped, broad", func(*index.ContactSearch) {}, contactExactMax + 1, true},
+		{"grouped, narrow", func(*index.ContactSearch) {}, contactExactMax, false},
+		{"no vector", func(s *index.ContactSearch) { s.Vector = nil }, contactExactMax + 1, false},
+		{"similarity floor", func(s *index.ContactSearch) { s.MinSimilarity = 0.2 }, contactExactMax + 1, false},
+		{"offset", func(s *index.ContactSearch) { s.Offset = 10 }, contactExactMax + 1, false},
+		{"no company cap", func(s *index.ContactSearch) { s.MaxCompanies = 0 }, contactExactMax + 1, false},
+		{"no per-company cap", func(s *index.ContactSearch) { s.PerCompany = 0 }, contactExactMax + 1, false},
+	} {
+		s := grouped
+		c.edit(&s)
+		if got := x.sketchPlan(s, c.n); got != c.want {
+			t.Errorf("%s: sketchPlan = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// BenchmarkContactSketchPass times the sketch plan's estimate pass and the
+// exact int8 scoring over the same scattered candidates (1 in 25 of
+// PROSPECT_BENCH_CONTACTS synthetic contacts, 5M by default), per
+// candidate (wall, and CPU: on a shared machine the wall time is the other
+// sessions' too): the sign sketch is half a cache line, the codes four.
+func BenchmarkContactSketchPass(b *testing.B) {
+	n := 5_000_000
+	if v, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_CONTACTS")); err == nil {
+		n = v
+	}
+	const dim = 256
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := newContactIndex()
+	x.dim = dim
+	for c := 0; c*chunkDocs < n; c++ {
+		v := make([]int8, chunkDocs*dim)
+		for i := range v {
+			v[i] = int8(rng.IntN(255) - 127)
+		}
+		x.vecs = append(x.vecs, v)
+	}
+	x.signs = contactSigns(x.vecs, dim)
+	x.scale = make([]float32, n)
+	x.domID = make([]uint32, n)
+	for i := range x.domID {
+		x.scale[i] = 0.01
+		x.domID[i] = uint32(i / 5)
+	}
+	x.domNames = make([]string, n/5+1)
+	cand := roaring.New()
+	for i := 0; i < n; i++ {
+		if rng.IntN(25) == 0 {
+			cand.Add(uint32(i))
+		}
+	}
+	ids := cand.ToArray()
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64())
+	}
+	qp := newQPlanes(q, refinePlanes)
+	est, doms := make([]uint16, len(ids)), make([]uint32, len(ids))
+	ctx := context.Background()
+	b.Run("sketch", func(b *testing.B) {
+		cpu := cputime.Process()
+		for b.Loop() {
+			x.estimateAll(ctx, qp, ids, est, doms)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
+		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
+	})
+	b.Run("int8", func(b *testing.B) {
+		cpu := cputime.Process()
+		for b.Loop() {
+			x.scoreIDs(ctx, ids, q, -2)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
+		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
+	})
+}
