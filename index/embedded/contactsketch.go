@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -219,19 +218,10 @@ func (x *contactIndex) estimate(ctx context.Context, qp *qplanes, ids []uint32, 
 		}
 		end := min(len(ids), start+1<<14)
 		if words == 4 && len(qp.planes) == 3 {
-			s0, s1, s2, s3 := qp.sign[0], qp.sign[1], qp.sign[2], qp.sign[3]
-			a, b, d := qp.planes[0], qp.planes[1], qp.planes[2]
-			a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
-			b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
-			d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+			p := qp.unpack3()
 			for i, id := range ids[start:end] {
-				c := x.signs[id/chunkDocs]
-				s := (*[4]uint64)(c[int(id%chunkDocs)*4:])
+				v := p.score((*[4]uint64)(x.signs[id/chunkDocs][int(id%chunkDocs)*4:]))
 				doms[start+i] = x.domID[id]
-				g0, g1, g2, g3 := ^(s[0] ^ s0), ^(s[1] ^ s1), ^(s[2] ^ s2), ^(s[3] ^ s3)
-				v := bits.OnesCount64(g0&a0) + bits.OnesCount64(g1&a1) + bits.OnesCount64(g2&a2) + bits.OnesCount64(g3&a3)
-				v += 2 * (bits.OnesCount64(g0&b0) + bits.OnesCount64(g1&b1) + bits.OnesCount64(g2&b2) + bits.OnesCount64(g3&b3))
-				v += 4 * (bits.OnesCount64(g0&d0) + bits.OnesCount64(g1&d1) + bits.OnesCount64(g2&d2) + bits.OnesCount64(g3&d3))
 				est[start+i] = uint16(v)
 				hist[v]++
 			}

@@ -147,3 +147,26 @@ func (qp *qplanes) estimate(c []uint64) int {
 	}
 	return s
 }
+
+// planes3 is a 256-dimension query's sign and three weight planes
+// unpacked into values, for the inner loops of the sketch passes (the
+// screen's refine pass, the contacts' sketch plan).
+type planes3 struct{ s, a, b, d [4]uint64 }
+
+func (qp *qplanes) unpack3() planes3 {
+	var p planes3
+	copy(p.s[:], qp.sign)
+	copy(p.a[:], qp.planes[0])
+	copy(p.b[:], qp.planes[1])
+	copy(p.d[:], qp.planes[2])
+	return p
+}
+
+// score is estimate for a 4-word sketch under three planes.
+func (p *planes3) score(x *[4]uint64) int {
+	g0, g1, g2, g3 := ^(x[0] ^ p.s[0]), ^(x[1] ^ p.s[1]), ^(x[2] ^ p.s[2]), ^(x[3] ^ p.s[3])
+	v := bits.OnesCount64(g0&p.a[0]) + bits.OnesCount64(g1&p.a[1]) + bits.OnesCount64(g2&p.a[2]) + bits.OnesCount64(g3&p.a[3])
+	v += 2 * (bits.OnesCount64(g0&p.b[0]) + bits.OnesCount64(g1&p.b[1]) + bits.OnesCount64(g2&p.b[2]) + bits.OnesCount64(g3&p.b[3]))
+	v += 4 * (bits.OnesCount64(g0&p.d[0]) + bits.OnesCount64(g1&p.d[1]) + bits.OnesCount64(g2&p.d[2]) + bits.OnesCount64(g3&p.d[3]))
+	return v
+}
