@@ -1082,8 +1082,10 @@ func (e *Engine) profile(domain string) (record.Company, error) {
 // at 10M companies, mostly miss the page cache.
 func (e *Engine) CompanyVectors(ctx context.Context, domains []string) (map[string][]float32, error) {
 	keys := make([]string, 0, len(domains))
+	seen := make(map[string]bool, len(domains))
 	for _, d := range domains {
-		if !slices.Contains(keys, d) {
+		if !seen[d] {
+			seen[d] = true
 			keys = append(keys, d)
 		}
 	}
