@@ -854,7 +854,7 @@ func (e *Engine) UpsertContacts(ctx context.Context, docs []index.ContactDoc) ([
 		}
 		e.stageContactWrites(b, cs)
 	}
-	if err := b.Commit(e.writeOpts); err != nil {
+	if err := e.commitOwn(b, e.writeOpts); err != nil {
 		return failed, fmt.Errorf("write %d contacts: %w", len(ws), err)
 	}
 	x.mu.Lock()
@@ -894,7 +894,7 @@ func (e *Engine) DeleteContacts(ctx context.Context, ids []int64) (int, error) {
 		b.Delete(contactKey(prefixContactProfile, pid), nil)
 	}
 	e.unstageContactDeletes(b, found)
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commitOwn(b, pebble.Sync); err != nil {
 		return 0, fmt.Errorf("delete contacts: %w", err)
 	}
 	x.mu.Lock()
@@ -1557,7 +1557,7 @@ func (e *Engine) refreshEmployersLocked(docs []index.CompanyDoc) error {
 		b.Set(contactKey(prefixContactProfile, pid), js, nil)
 		ups = append(ups, upd{pid: pid, en: en, old: old})
 	}
-	if err := b.Commit(e.writeOpts); err != nil {
+	if err := e.commitOwn(b, e.writeOpts); err != nil {
 		return fmt.Errorf("refresh %d contacts: %w", len(ups), err)
 	}
 	x.mu.Lock()

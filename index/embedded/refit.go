@@ -69,7 +69,7 @@ func (e *Engine) dropStaged() error {
 		_ = b.DeleteRange(lo, hi, nil)
 	}
 	_ = b.Delete([]byte(keyRefit), nil)
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := e.commitOwn(b, pebble.Sync); err != nil {
 		return fmt.Errorf("drop staged refit: %w", err)
 	}
 	return nil
@@ -152,6 +152,7 @@ func (e *Engine) Refit(ctx context.Context, r index.Refit) (index.RefitResult, e
 		return res, err
 	}
 	mark, _ := json.Marshal(refitMarker{EmbedderID: r.Meta.EmbedderID, Dimension: r.Meta.Dimension, Started: time.Now().UTC()})
+	e.snap.ownWrites.Store(true)
 	if err := e.db.Set([]byte(keyRefit), mark, pebble.Sync); err != nil {
 		e.writeMu.Unlock()
 		return res, fmt.Errorf("refit: write marker: %w", err)
@@ -316,7 +317,7 @@ func (e *Engine) stage(st *refitState, fill func(b *pebble.Batch)) error {
 	defer b.Close()
 	fill(b)
 	// Staged vectors need no fsync: a crash drops them all anyway.
-	if err := b.Commit(pebble.NoSync); err != nil {
+	if err := e.commitOwn(b, pebble.NoSync); err != nil {
 		return fmt.Errorf("refit: stage vectors: %w", err)
 	}
 	return nil

@@ -20,6 +20,7 @@ import (
 	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/cockroachdb/pebble"
 
 	"github.com/openprospect/prospectd/internal/privatefs"
 )
@@ -160,6 +161,18 @@ type snapState struct {
 	// (head is its header).
 	current bool
 	head    snapHeader
+	// ownWrites: this engine committed keys other than company entries
+	// (contacts, a refit's staging and marker), whose flushes change the
+	// sstables the fingerprint covers without changing the entries
+	// (commitOwn).
+	ownWrites atomic.Bool
+}
+
+// commitOwn commits a batch of this engine's that writes no company entry
+// (those go through snapMarkDirty), noting it for closeSnapshot.
+func (e *Engine) commitOwn(b *pebble.Batch, o *pebble.WriteOptions) error {
+	e.snap.ownWrites.Store(true)
+	return b.Commit(o)
 }
 
 // snapshotLoaded reports whether Open read the in-memory index from the
@@ -597,15 +610,18 @@ func (e *Engine) closeSnapshot() {
 				e.flat.snapLayout = true
 				return
 			}
-			if e.db.Metrics().WAL.BytesIn != 0 {
-				// Something this engine does not track wrote the store
-				// (contacts, or a write behind the engine in tests): the
-				// new sstables may hold entries.
+			if e.db.Metrics().WAL.BytesIn != 0 && !e.snap.ownWrites.Load() {
+				// Something that is not this engine wrote the store (a
+				// write behind it, in tests: the store is locked to one
+				// process): the new sstables may hold entries.
 				os.Remove(path)
 				return
 			}
-			// Nothing at all was written since the file was: only
-			// compactions changed the sstables.
+			// No company entry was written since the file was (every
+			// path that writes one clears current): compactions, or the
+			// flush of this engine's other writes (contacts), changed
+			// the sstables. A session that refreshed contacts keeps its
+			// warm restart.
 			h.bodyLen, h.bodyCRC = old.bodyLen, old.bodyCRC
 			if err := rewriteSnapHeader(path, h); err != nil {
 				os.Remove(path)

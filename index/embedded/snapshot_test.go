@@ -587,3 +587,46 @@ func TestSnapshotAfterRefit(t *testing.T) {
 	e = reopenFromSnapshot(t, e, dir)
 	checkFlat(t, e)
 }
+
+// TestSnapshotKeptAfterContactWrites: in a session that writes only
+// contacts (a contact refresh), a compaction that rewrites the company
+// entries' sstables changes the fingerprint but no entry, so Close keeps
+// the snapshot (it used to drop it: the store had been written, by whom it
+// could not tell) and the next open still reads it; a write that is not
+// the engine's (TestFlatFileFollowsWrites' write behind the engine) still
+// drops it.
+func TestSnapshotKeptAfterContactWrites(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	want := snapIndex(t, dir, 300)
+	e := openSnap(t, dir, Options{})
+	if !e.snapshotLoaded() {
+		t.Fatal("not opened from the snapshot")
+	}
+	docs := enginetest.ContactFixtures()
+	if _, err := e.UpsertContacts(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteContacts(ctx, []int64{docs[0].Contact.PersonaID}); err != nil {
+		t.Fatal(err)
+	}
+	// The compaction: Pebble leaves this small store's entries alone, so
+	// the recorded fingerprint moves instead (as in TestSnapshotFallbacks'
+	// "compaction only").
+	e.snap.head.store++
+	if err := rewriteSnapHeader(filepath.Join(dir, snapFile), e.snap.head); err != nil {
+		t.Fatal(err)
+	}
+	closeSnap(t, e)
+	e = openSnap(t, dir, Options{})
+	if !e.snapshotLoaded() {
+		t.Fatal("a session that wrote only contacts lost the snapshot")
+	}
+	if got := imageOf(t, e); !reflect.DeepEqual(got, want) {
+		t.Fatal("the kept snapshot differs from the index")
+	}
+	n, err := e.CountContacts(ctx, nil)
+	if err != nil || n != len(docs)-1 {
+		t.Fatalf("%d contacts after the reopen (%v), want %d", n, err, len(docs)-1)
+	}
+}
