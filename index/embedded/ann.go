@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -645,23 +646,40 @@ func (e *Engine) annGather(cand *roaring.Bitmap, q []float32, target int, ph *se
 	order := a.rankLists(q)
 	ph.mark(phaseLists)
 	defer ph.mark(phaseGather)
-	ids := appendIDs(sc.ids[:0], tail)
+	type gathered struct {
+		l  uint16
+		bm *roaring.Bitmap
+	}
+	var picked []gathered
+	got := int(tail.GetCardinality())
 	maxVisit := int(annAbortWalk*float64(target)*float64(a.nlist)/float64(max(1, c))) + 16
 	for i, l := range order {
-		if len(ids) >= target {
+		if got >= target {
 			break
 		}
 		if i >= maxVisit {
-			sc.ids = ids
 			return false // a filter far from the query: the screen
 		}
 		p := a.lists[l]
 		if !unfiltered {
 			p = roaring.And(p, cand)
 		}
-		ids = appendIDs(ids, p)
+		picked = append(picked, gathered{uint16(l), p})
+		got += int(p.GetCardinality())
 	}
-	sc.ids, sc.pool = sortIDs(ids, sc.pool)
+	// A Close renumbers the slots into list order (renumber.go): lists
+	// appended by index, then the tail (written since, at the end), are
+	// then in id order already, and the sort is skipped.
+	slices.SortFunc(picked, func(x, y gathered) int { return cmp.Compare(x.l, y.l) })
+	ids := sc.ids[:0]
+	for _, g := range picked {
+		ids = appendIDs(ids, g.bm)
+	}
+	ids = appendIDs(ids, tail)
+	if !slices.IsSorted(ids) {
+		ids, sc.pool = sortIDs(ids, sc.pool)
+	}
+	sc.ids = ids
 	return true
 }
 

@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -389,18 +390,53 @@ func pickFilter(e *Engine, frac float64) (index.Filter, int) {
 	return best, bestN
 }
 
+// sampleDomains picks n live domains by a seeded hash of the domain, so
+// that the same companies are picked whatever their slots (a renumbering
+// at Close moves them).
+func sampleDomains(e *Engine, n int, seed uint64) []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	live := int(e.live.GetCardinality())
+	if live == 0 {
+		return nil
+	}
+	// Keep about 4n candidates by hash, then the n smallest hashes.
+	keep := uint64(math.MaxUint64)
+	if 4*n < live {
+		keep = uint64(math.MaxUint64) / uint64(live) * uint64(4*n)
+	}
+	type pick struct {
+		h uint64
+		d string
+	}
+	var picks []pick
+	e.live.Iterate(func(id uint32) bool {
+		d := e.domains.get(id)
+		x := 14695981039346656037 ^ seed
+		for i := 0; i < len(d); i++ {
+			x = (x ^ uint64(d[i])) * 1099511628211
+		}
+		x ^= x >> 31
+		x *= 0x94d049bb133111eb
+		x ^= x >> 29
+		if x <= keep {
+			picks = append(picks, pick{x, strings.Clone(d)})
+		}
+		return true
+	})
+	slices.SortFunc(picks, func(a, b pick) int { return cmp.Compare(a.h, b.h) })
+	out := make([]string, 0, n)
+	for i := 0; len(out) < n; i++ {
+		out = append(out, picks[i%len(picks)].d)
+	}
+	return out
+}
+
 // benchQueries returns n query vectors: stored companies' vectors, or
 // normalized mixtures of 2-5 random stored vectors.
 func benchQueries(e *Engine, n int, mix bool, seed uint64) [][]float32 {
 	r := rand.New(rand.NewPCG(seed, 99))
-	e.mu.RLock()
-	var domains []string
-	for len(domains) < n*5 {
-		if d := e.domains.get(uint32(r.IntN(e.domains.slots()))); d != "" {
-			domains = append(domains, d)
-		}
-	}
-	e.mu.RUnlock()
+	domains := sampleDomains(e, n*5, seed)
 	vecs, _ := e.CompanyVectors(context.Background(), domains)
 	out := make([][]float32, n)
 	for i := range out {

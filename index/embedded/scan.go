@@ -704,7 +704,12 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 			if i&4095 == 0 && ctx.Err() != nil {
 				return
 			}
-			if readAhead > 0 && i+readAhead < len(part) {
+			// Only for a candidate away from this one: within a run of
+			// slots (an ANN list after a renumbering, renumber.go) the
+			// processor's prefetcher already streams the codes, and the
+			// early reads cost a third of the ranking (2.8 against 4.3-5.8
+			// ms p50 for 112,000 candidates at 10M).
+			if readAhead > 0 && i+readAhead < len(part) && part[i+readAhead]-id > 2*uint32(readAhead) {
 				sink += e.touchCodes(part[i+readAhead])
 			}
 			s := e.dotID(q, id)
