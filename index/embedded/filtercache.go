@@ -1,8 +1,10 @@
 package embedded
 
 import (
+	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -83,8 +85,9 @@ func cacheKey(b *strings.Builder, f index.Filter) bool {
 
 // evalAll evaluates an And over every live company: the children that can
 // be kept are answered as one group from the cache (computed on a miss),
-// the others over what the group leaves.
-func (e *Engine) evalAll(n index.And) (*roaring.Bitmap, error) {
+// the others over what the group leaves. kept is the group's bitmap from
+// the cache (nil when there is no group), which the answer lies within.
+func (e *Engine) evalAll(n index.And) (res, kept *roaring.Bitmap, err error) {
 	var group, rest index.And
 	var b strings.Builder
 	b.WriteString("f:")
@@ -101,14 +104,15 @@ func (e *Engine) evalAll(n index.And) (*roaring.Bitmap, error) {
 		rest = append(rest, c)
 	}
 	if len(group) < 2 && !composite(group) {
-		return e.evalAnd(n, e.live) // one plain term: nothing to save
+		res, err = e.evalAnd(n, e.live) // one plain term: nothing to save
+		return res, nil, err
 	}
 	key := b.String()
 	cur, ok := e.cached(key)
 	if !ok {
 		bm, err := e.evalAnd(group, e.live)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// A copy: the group's answer may alias a posting list, which the
 		// next write changes in place after the cache is cleared but
@@ -118,9 +122,10 @@ func (e *Engine) evalAll(n index.And) (*roaring.Bitmap, error) {
 		e.keep(key, cur)
 	}
 	if len(rest) == 0 {
-		return cur, nil
+		return cur, cur, nil
 	}
-	return e.evalAnd(rest, cur)
+	res, err = e.evalAnd(rest, cur)
+	return res, cur, err
 }
 
 // composite reports whether the only child of g is an And, Or or Not (worth
@@ -134,4 +139,99 @@ func composite(g index.And) bool {
 		return true
 	}
 	return false
+}
+
+// Sketches of kept candidate sets. A filter's candidates lie at random
+// across the index, so the screen's weighted pass reads each one's sketch
+// from anywhere in the 320 MB of them at 10M companies: a 5% filter's
+// 500,000 random reads took ~11 ms of its ~11 ms of engine time, and no
+// arrangement of the scoring made them cheaper (docs/decisions.md
+// "Filtered lookalikes at 10M"). For a candidate set that stays the same
+// object until the next write — a group kept by evalAll, a single term's
+// posting list — the first screened search copies its candidates'
+// sketches into one array in id order (signCopy), and the searches after
+// it read that array from start to end. Writes drop the copies with the
+// cache; they are made only for the screen's plan (never the exact scan's
+// or the ANN walk's), and all of them together stay within signCopyMax.
+
+// signCopy is the candidates of a kept set, in id order, and their sign
+// sketches (4 words each) in the same order.
+type signCopy struct {
+	once  sync.Once
+	ids   []uint32
+	signs []uint64
+}
+
+// signCopyBytes is what signCopy holds a candidate: its id and its sketch.
+const signCopyBytes = 4 + 4*8
+
+// signCopyMax bounds the bytes of every copy together (a variable for the
+// tests): 64 MiB is a 5% filter's copy at 10M companies (18 MB) three
+// times over. A copy that would pass it empties the others first, as a
+// full filter cache does.
+var signCopyMax = 64 << 20
+
+// signCopyOf returns the copy of kept (c candidates), made by the first
+// caller, or nil when the index's sketches are not 4 words or one copy
+// would pass signCopyMax. Callers hold mu for reading; writers drop the
+// copies under mu (dropSignCopies).
+func (e *Engine) signCopyOf(kept *roaring.Bitmap, c int) *signCopy {
+	need := c * signCopyBytes
+	if signWords(e.dim) != 4 || need > signCopyMax {
+		return nil
+	}
+	e.rangeMu.Lock()
+	cp, ok := e.signCopies[kept]
+	if !ok {
+		if e.signCopies == nil || e.signCopyUsed+need > signCopyMax {
+			e.signCopies, e.signCopyUsed = map[*roaring.Bitmap]*signCopy{}, 0
+		}
+		cp = &signCopy{}
+		e.signCopies[kept] = cp
+		e.signCopyUsed += need
+	}
+	e.rangeMu.Unlock()
+	cp.once.Do(func() {
+		ids := candIDs(kept, c, nil)
+		signs := make([]uint64, 4*len(ids))
+		if in := hugeInterior(asBytes(signs)); len(in) > 0 {
+			adviseHuge(in)
+		}
+		parallel(len(ids), 16384, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				id := ids[i]
+				*(*[4]uint64)(signs[4*i:]) = *(*[4]uint64)(e.signs[id/chunkDocs][int(id%chunkDocs)*4:])
+			}
+		})
+		cp.ids, cp.signs = ids, signs
+	})
+	return cp
+}
+
+// dropSignCopies forgets the copies; writers call it under mu with the
+// filter cache's reset (the sketches or the kept sets change).
+func (e *Engine) dropSignCopies() {
+	e.signCopies, e.signCopyUsed = nil, 0
+}
+
+// estimateAll writes the sketch estimate of each of cp's candidates into
+// est and returns the histogram of the values, as Engine.estimateAll does
+// for candidates read from anywhere in the index.
+func (cp *signCopy) estimateAll(ctx context.Context, qp *qplanes, est []uint16) []int32 {
+	p := qp.unpack3()
+	return histAll(len(cp.ids), qp.max, func(lo, hi int, h []int32) {
+		out := est[lo:hi]
+		for start := 0; start < len(out); start += 1 << 16 {
+			if ctx.Err() != nil {
+				return
+			}
+			end := min(len(out), start+1<<16)
+			s := cp.signs[4*(lo+start) : 4*(lo+end)]
+			for i := range out[start:end] {
+				v := p.score((*[4]uint64)(s[4*i:]))
+				out[start+i] = uint16(v)
+				h[v]++
+			}
+		}
+	})
 }

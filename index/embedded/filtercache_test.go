@@ -9,6 +9,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/record"
 )
 
 // discoveryDefaults is the shape of discovery's default filter: a group
@@ -138,5 +139,140 @@ func TestCacheKey(t *testing.T) {
 		if _, ok := key(f); ok {
 			t.Fatalf("%#v kept: it differs per request or reads documents", f)
 		}
+	}
+}
+
+// TestSignCopyScreen checks the screen over a kept set's copy of sketches
+// against the screen over the index's own: the same hits, similarities and
+// totals for a posting list, a kept group, a group with further terms
+// that cut a few of it (and too many), with and without a similarity
+// floor; the copies made where they should be, within signCopyMax, and
+// dropped by a write, after which a new company is found.
+func TestSignCopyScreen(t *testing.T) {
+	e, err := buildClustered(t.TempDir(), 20_000, 256, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	oldExact, oldPool, oldRescore := exactMax, poolMin, rescoreMin
+	exactMax, poolMin, rescoreMin = 2000, 800, 40 // the screen from 2,000 candidates
+	defer func() { exactMax, poolMin, rescoreMin = oldExact, oldPool, oldRescore }()
+	ctx := context.Background()
+	us := index.Terms{Field: index.CountryField, Values: []string{"US"}}
+	scored := index.Range{Field: index.ScoreField, Min: index.IntPtr(1), Max: index.IntPtr(600)}
+	usIDs, err := e.eval(us, e.live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Domains of US companies to exclude: a few, and a sixth of them.
+	var few, many []string
+	for i, id := range usIDs.ToArray() {
+		if i%300 == 0 {
+			few = append(few, e.domains.get(id))
+		}
+		if i%6 == 0 {
+			many = append(many, e.domains.get(id))
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		f        index.Filter
+		wantCopy bool
+	}{
+		{"posting list", us, true},
+		{"kept group", index.And{us, scored}, true},
+		{"group less a few", index.And{us, scored, index.Not{Filter: index.Terms{Field: index.DomainField, Values: few}}}, true},
+		{"group less a sixth", index.And{us, scored, index.Not{Filter: index.Terms{Field: index.DomainField, Values: many}}}, false},
+		{"two countries", index.Terms{Field: index.CountryField, Values: []string{"US", "GB"}}, false},
+	} {
+		for _, mix := range []bool{false, true} {
+			for _, q := range benchQueries(e, 5, mix, 3) {
+				// Floors from the query's own ranking: one that cuts within
+				// the pool, one far below it (the total then estimated
+				// from a sample).
+				top, err := e.SearchCompanies(ctx, index.Search{Vector: q, Filter: tc.f, Limit: 100})
+				if err != nil || len(top.Hits) < 100 {
+					t.Fatalf("%s: %d hits, %v", tc.name, len(top.Hits), err)
+				}
+				for _, s := range []index.Search{{Limit: 10}, {Limit: 30}, {Limit: 20, MinSimilarity: top.Hits[30].Similarity},
+					{Limit: 20, MinSimilarity: top.Hits[99].Similarity - 0.2}} {
+					s.Vector, s.Filter = q, tc.f
+					old := signCopyMax
+					signCopyMax = 0
+					want, err := e.SearchCompanies(ctx, s)
+					signCopyMax = old
+					if err != nil {
+						t.Fatal(err)
+					}
+					var plans [3]uint64
+					for p := range plans {
+						plans[p] = e.ann.plans[p].Load()
+					}
+					got, err := e.SearchCompanies(ctx, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if e.ann.plans[planScreen].Load() != plans[planScreen]+1 {
+						t.Fatalf("%s: not the screen's plan", tc.name)
+					}
+					if got.Total != want.Total || len(got.Hits) != len(want.Hits) || len(got.Hits) == 0 {
+						t.Fatalf("%s mix=%v %+v: total %d, %d hits; without the copy %d, %d", tc.name, mix, s.MinSimilarity, got.Total, len(got.Hits), want.Total, len(want.Hits))
+					}
+					for i := range got.Hits {
+						if got.Hits[i].Company.Domain != want.Hits[i].Company.Domain || got.Hits[i].Similarity != want.Hits[i].Similarity {
+							t.Fatalf("%s mix=%v: hit %d %s %v, without the copy %s %v", tc.name, mix, i,
+								got.Hits[i].Company.Domain, got.Hits[i].Similarity, want.Hits[i].Company.Domain, want.Hits[i].Similarity)
+						}
+					}
+				}
+			}
+		}
+		e.rangeMu.Lock()
+		copies := len(e.signCopies)
+		e.rangeMu.Unlock()
+		if (copies > 0) != tc.wantCopy {
+			t.Errorf("%s: %d copies, want a copy %v", tc.name, copies, tc.wantCopy)
+		}
+		e.mu.Lock()
+		e.dropSignCopies()
+		e.mu.Unlock()
+	}
+
+	// Within signCopyMax: a second set that would pass it empties the
+	// first.
+	c := int(usIDs.GetCardinality())
+	old := signCopyMax
+	signCopyMax = c*signCopyBytes + 100
+	q := benchQueries(e, 1, false, 4)[0]
+	for _, f := range []index.Filter{us, index.And{us, scored}} {
+		if _, err := e.SearchCompanies(ctx, index.Search{Vector: q, Filter: f, Limit: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if e.signCopyUsed > signCopyMax || len(e.signCopies) != 1 {
+			t.Fatalf("%d copies of %d bytes, at most %d", len(e.signCopies), e.signCopyUsed, signCopyMax)
+		}
+	}
+	signCopyMax = old
+
+	// A write drops the copies; the new company is found.
+	if _, err := e.SearchCompanies(ctx, index.Search{Vector: q, Filter: us, Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	doc := index.CompanyDoc{Vector: q, Company: record.Company{Domain: "newcomer.com", Name: "N", Score: 10, Address: record.Address{Country: "US"}}}
+	if _, err := e.UpsertCompanies(ctx, []index.CompanyDoc{doc}); err != nil {
+		t.Fatal(err)
+	}
+	if e.signCopies != nil {
+		t.Fatal("a write kept the copies")
+	}
+	res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Filter: us, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Company.Domain != "newcomer.com" {
+		t.Fatalf("after the write: %d hits, not the new company first", len(res.Hits))
+	}
+	if len(e.signCopies) != 1 {
+		t.Fatalf("after the write: %d copies, want the new one", len(e.signCopies))
 	}
 }
