@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/cockroachdb/pebble"
 
 	"github.com/openprospect/prospectd/index"
@@ -1078,5 +1079,13 @@ func BenchmarkScreenRandom(b *testing.B) {
 				}
 			})
 		}
+		// The same pass over a kept set's copy of the sketches
+		// (signCopy): read in order.
+		cp := e.signCopyOf(roaring.BitmapOf(ids...), len(ids))
+		b.Run(fmt.Sprintf("%v/refine/copy", frac), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				cp.estimateAll(context.Background(), qw, est)
+			}
+		})
 	}
 }
