@@ -155,11 +155,12 @@ func composite(g index.And) bool {
 // or the ANN walk's), and all of them together stay within signCopyMax.
 
 // signCopy is the candidates of a kept set, in id order, and their sign
-// sketches (4 words each) in the same order.
+// sketches (4 words each) in the same order, in blocks of 32
+// (sketchscan.go).
 type signCopy struct {
-	once  sync.Once
-	ids   []uint32
-	signs []uint64
+	once   sync.Once
+	ids    []uint32
+	blocks []byte
 }
 
 // signCopyBytes is what signCopy holds a candidate: its id and its sketch.
@@ -193,17 +194,19 @@ func (e *Engine) signCopyOf(kept *roaring.Bitmap, c int) *signCopy {
 	e.rangeMu.Unlock()
 	cp.once.Do(func() {
 		ids := candIDs(kept, c, nil)
-		signs := make([]uint64, 4*len(ids))
-		if in := hugeInterior(asBytes(signs)); len(in) > 0 {
+		blocks := make([]byte, (len(ids)+blockDocs-1)/blockDocs*blockBytes)
+		if in := hugeInterior(blocks); len(in) > 0 {
 			adviseHuge(in)
 		}
-		parallel(len(ids), 16384, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				id := ids[i]
-				*(*[4]uint64)(signs[4*i:]) = *(*[4]uint64)(e.signs[id/chunkDocs][int(id%chunkDocs)*4:])
+		parallel(len(blocks)/blockBytes, 512, func(_, lo, hi int) {
+			for b := lo; b < hi; b++ {
+				blk := blocks[b*blockBytes : (b+1)*blockBytes]
+				for j, id := range ids[b*blockDocs : min(len(ids), (b+1)*blockDocs)] {
+					putBlock(blk, j, (*[4]uint64)(e.signs[id/chunkDocs][int(id%chunkDocs)*4:]))
+				}
 			}
 		})
-		cp.ids, cp.signs = ids, signs
+		cp.ids, cp.blocks = ids, blocks
 	})
 	return cp
 }
@@ -216,20 +219,21 @@ func (e *Engine) dropSignCopies() {
 
 // estimateAll writes the sketch estimate of each of cp's candidates into
 // est and returns the histogram of the values, as Engine.estimateAll does
-// for candidates read from anywhere in the index.
+// for candidates read from anywhere in the index (the same estimates).
 func (cp *signCopy) estimateAll(ctx context.Context, qp *qplanes, est []uint16) []int32 {
-	p := qp.unpack3()
-	return histAll(len(cp.ids), qp.max, func(lo, hi int, h []int32) {
-		out := est[lo:hi]
-		for start := 0; start < len(out); start += 1 << 16 {
+	tab := sketchTables(qp)
+	const step = 256 // blocks a round: 8,192 candidates, 16 KiB of estimates
+	return histAll(len(cp.blocks)/blockBytes, qp.max, 64, func(lo, hi int, h []int32) {
+		var buf [step * blockDocs]uint16
+		for b := lo; b < hi; b += step {
 			if ctx.Err() != nil {
 				return
 			}
-			end := min(len(out), start+1<<16)
-			s := cp.signs[4*(lo+start) : 4*(lo+end)]
-			for i := range out[start:end] {
-				v := p.score((*[4]uint64)(s[4*i:]))
-				out[start+i] = uint16(v)
+			end := min(hi, b+step)
+			scanBlocks(tab, cp.blocks[b*blockBytes:end*blockBytes], buf[:])
+			out := est[b*blockDocs : min(len(est), end*blockDocs)]
+			for i, v := range buf[:len(out)] {
+				out[i] = v
 				h[v]++
 			}
 		}

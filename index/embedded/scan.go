@@ -631,16 +631,17 @@ func newQTop(q []float32, n int) *qplanes {
 // estimateAll writes the sketch estimate of each of ids into est, in
 // parallel, and returns the histogram of the values.
 func (e *Engine) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16) []int32 {
-	return histAll(len(ids), qp.max, func(lo, hi int, h []int32) {
+	return histAll(len(ids), qp.max, 16384, func(lo, hi int, h []int32) {
 		e.estimate(ctx, qp, ids[lo:hi], est[lo:hi], h)
 	})
 }
 
-// histAll runs part over [0, n) in parallel, each worker counting values
-// 0..max into its own histogram, and returns their sum.
-func histAll(n, max int, part func(lo, hi int, h []int32)) []int32 {
+// histAll runs part over [0, n) in parallel (at least minPer a worker),
+// each worker counting values 0..max into its own histogram, and returns
+// their sum.
+func histAll(n, max, minPer int, part func(lo, hi int, h []int32)) []int32 {
 	hists := make([][]int32, runtime.GOMAXPROCS(0))
-	used := parallel(n, 16384, func(w, lo, hi int) {
+	used := parallel(n, minPer, func(w, lo, hi int) {
 		h := make([]int32, max+1)
 		part(lo, hi, h)
 		hists[w] = h
