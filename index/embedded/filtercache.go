@@ -104,7 +104,16 @@ func (e *Engine) evalAll(n index.And) (res, kept *roaring.Bitmap, err error) {
 		rest = append(rest, c)
 	}
 	if len(group) < 2 && !composite(group) {
-		res, err = e.evalAnd(n, e.live) // one plain term: nothing to save
+		// One plain term: nothing to save. A single keyword's posting
+		// list is kept as it is (evalTop).
+		if len(group) == 1 && singleKeyword(group[0]) {
+			if kept, err = e.eval(group[0], e.live); err != nil {
+				return nil, nil, err
+			}
+			res, err = e.evalAnd(rest, kept)
+			return res, kept, err
+		}
+		res, err = e.evalAnd(n, e.live)
 		return res, nil, err
 	}
 	key := b.String()
@@ -142,17 +151,21 @@ func composite(g index.And) bool {
 }
 
 // Sketches of kept candidate sets. A filter's candidates lie at random
-// across the index, so the screen's weighted pass reads each one's sketch
-// from anywhere in the 320 MB of them at 10M companies: a 5% filter's
-// 500,000 random reads took ~11 ms of its ~11 ms of engine time, and no
-// arrangement of the scoring made them cheaper (docs/decisions.md
-// "Filtered lookalikes at 10M"). For a candidate set that stays the same
-// object until the next write — a group kept by evalAll, a single term's
-// posting list — the first screened search copies its candidates'
-// sketches into one array in id order (signCopy), and the searches after
-// it read that array from start to end. Writes drop the copies with the
-// cache; they are made only for the screen's plan (never the exact scan's
-// or the ANN walk's), and all of them together stay within signCopyMax.
+// across the index, so the screen's weighted pass read each one's sketch
+// from anywhere in the 320 MB of them at 10M companies: ~10 ms of a 5%
+// filter's ~11 ms of engine time went to 500,000 random reads
+// (docs/decisions.md "Filtered lookalikes at 10M"). For a candidate set
+// that stays the same object until the next write — a group kept by
+// evalAll, a single keyword's posting list (evalTop) — the first screened
+// search copies its candidates' ids and sketches into one array in id
+// order (signCopy), laid out for a pass that scores 32 candidates at a
+// time (sketchscan.go), and the searches after it read that array from
+// start to end: the 5% filter's engine time at 10M 11 → 3.7-4.5 ms, the
+// results the same (docs/decisions.md "Filtered lookalikes at 10M: a
+// kept set's sketches in blocks"). Writes drop the copies with the
+// filter cache; they are made only for the screen's plan (not the exact
+// scan's or the ANN walk's), and all of them together stay within
+// signCopyMax.
 
 // signCopy is the candidates of a kept set, in id order, and their sign
 // sketches (4 words each) in the same order, in blocks of 32

@@ -182,6 +182,7 @@ func TestSignCopyScreen(t *testing.T) {
 		{"posting list", us, true},
 		{"kept group", index.And{us, scored}, true},
 		{"group less a few", index.And{us, scored, index.Not{Filter: index.Terms{Field: index.DomainField, Values: few}}}, true},
+		{"posting list less a few", index.And{us, index.Not{Filter: index.Terms{Field: index.DomainField, Values: few}}}, true},
 		{"group less a sixth", index.And{us, scored, index.Not{Filter: index.Terms{Field: index.DomainField, Values: many}}}, false},
 		{"two countries", index.Terms{Field: index.CountryField, Values: []string{"US", "GB"}}, false},
 	} {

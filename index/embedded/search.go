@@ -237,13 +237,20 @@ func (e *Engine) evalTop(f index.Filter) (cand, kept *roaring.Bitmap, err error)
 	case index.And:
 		return e.evalAll(n)
 	case index.Terms:
-		if n.Field != index.DomainField && len(n.Values) == 1 {
+		if singleKeyword(n) {
 			cand, err = e.eval(f, e.live)
 			return cand, cand, err
 		}
 	}
 	cand, err = e.eval(f, e.live)
 	return cand, nil, err
+}
+
+// singleKeyword reports whether f is one value of a keyword field, whose
+// answer over every live company is its posting list itself (within).
+func singleKeyword(f index.Filter) bool {
+	t, ok := f.(index.Terms)
+	return ok && t.Field != index.DomainField && len(t.Values) == 1
 }
 
 // evalAnd evaluates the children of n in turn, each over what the ones
