@@ -11,8 +11,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/openprospect/prospectd/internal/privatefs"
 )
@@ -80,8 +78,7 @@ func (e *Engine) saveANN() {
 
 func (e *Engine) writeANN(path string, a *annIndex) error {
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
-	// Mostly sorted already (slots follow domain order from the open on).
-	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.domains.get(x), e.domains.get(y)) })
+	sortByDomain(e.domains, order)
 	f, err := os.OpenFile(path+".tmp", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -191,7 +188,7 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 		// Slots not in domain order (an open from a snapshot written
 		// after companies were added or deleted): the file lists the
 		// companies by domain, whatever their slots.
-		slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(e.domains.get(x), e.domains.get(y)) })
+		sortByDomain(e.domains, order)
 	}
 	if len(order) != n || domainHash(e.domains, order) != hash {
 		// Another set of companies: keep the centroids, assign again.
@@ -210,6 +207,8 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 	}
 	for l, ids := range byList {
 		a.lists[l].AddMany(ids)
+		// After a renumbering a list is a run of slots: one run container.
+		a.lists[l].RunOptimize()
 	}
 	return a, nil
 }

@@ -612,6 +612,7 @@ func (e *Engine) Close() error {
 		e.db.Close()
 		return fmt.Errorf("flush index: %w", err)
 	}
+	e.renumberForClose()
 	e.closeSnapshot()
 	return errors.Join(e.flat.close(true), e.db.Close())
 }

@@ -1,0 +1,308 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openprospect/prospectd/index"
+)
+
+// companyImage is what the engine holds for one company, by domain rather
+// than slot, so that two numberings compare.
+type companyImage struct {
+	Codes  []int8
+	Sign   []uint64
+	Scale  float32
+	Score  int16
+	Start  int32
+	Half   []byte
+	List   uint16
+	Values []string // keyword postings and exists bits that hold it
+}
+
+func imageByDomain(t *testing.T, e *Engine) map[string]companyImage {
+	t.Helper()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := map[string]companyImage{}
+	a := e.ann.idx
+	scratch := make([]byte, 2*e.dim)
+	e.live.Iterate(func(id uint32) bool {
+		d := e.domains.get(id)
+		if got, ok := e.domains.lookup(d); !ok || got != id {
+			t.Fatalf("lookup(%s) = %d %v, want %d", d, got, ok, id)
+		}
+		im := companyImage{Codes: slices.Clone(e.int8Of(id)), Sign: slices.Clone(e.signOf(id)), Scale: e.scales[id],
+			Score: e.scores[id], Start: e.starts[id], Half: slices.Clone(e.flat.vec(id, scratch)), List: annNone}
+		if int(id) < len(a.assign) {
+			im.List = a.assign[id]
+		}
+		if im.List != annNone && !a.lists[im.List].Contains(id) {
+			t.Fatalf("%s: assigned to list %d, not in it", d, im.List)
+		}
+		out[d] = im
+		return true
+	})
+	add := func(d, what string) {
+		im := out[d]
+		im.Values = append(im.Values, what)
+		out[d] = im
+	}
+	for slot := range e.post {
+		p := &e.post[slot]
+		for v, id := range p.one {
+			add(e.domains.get(id), fmt.Sprintf("%d=%s", slot, v))
+		}
+		for v, bm := range p.many {
+			bm.Iterate(func(id uint32) bool { add(e.domains.get(id), fmt.Sprintf("%d=%s", slot, v)); return true })
+		}
+		if p.self != nil {
+			p.self.Iterate(func(id uint32) bool { add(e.domains.get(id), fmt.Sprintf("%d=self", slot)); return true })
+		}
+	}
+	for bit, bm := range e.exists {
+		bm.Iterate(func(id uint32) bool { add(e.domains.get(id), fmt.Sprintf("bit%d", bit)); return true })
+	}
+	for d, im := range out {
+		slices.Sort(im.Values)
+		out[d] = im
+	}
+	return out
+}
+
+// searchDigest runs broad and filtered lookalikes and keyword searches and
+// lists what they return, domain and similarity.
+func searchDigest(t *testing.T, e *Engine, queries [][]float32) []string {
+	t.Helper()
+	ctx := context.Background()
+	filters := []index.Filter{nil,
+		index.Terms{Field: index.CountryField, Values: []string{"US"}},
+		index.Terms{Field: index.CountryField, Values: []string{"GB"}},
+		index.Range{Field: index.ScoreField, Min: index.IntPtr(700)},
+	}
+	var out []string
+	for fi, f := range filters {
+		for qi, q := range queries {
+			res, err := e.SearchCompanies(ctx, index.Search{Vector: q, Limit: 20, Filter: f, MinSimilarity: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				out = append(out, fmt.Sprintf("f%d q%d %s %.5f", fi, qi, h.Company.Domain, h.Similarity))
+			}
+		}
+		res, err := e.SearchCompanies(ctx, index.Search{Filter: f, Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("f%d total %d", fi, res.Total))
+		for _, h := range res.Hits {
+			out = append(out, fmt.Sprintf("f%d %s", fi, h.Company.Domain))
+		}
+	}
+	return out
+}
+
+// listRuns reports whether every list is one run of slots, the runs
+// following each other in list order.
+func listRuns(e *Engine) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	next := uint32(0)
+	for l, bm := range e.ann.idx.lists {
+		if bm.IsEmpty() {
+			continue
+		}
+		lo, hi, n := bm.Minimum(), bm.Maximum(), bm.GetCardinality()
+		if lo != next || uint64(hi-lo+1) != n {
+			return fmt.Errorf("list %d: %d slots over [%d, %d], want a run from %d", l, n, lo, hi, next)
+		}
+		next = hi + 1
+	}
+	return nil
+}
+
+// TestRenumberAtClose: a Close after a session that wrote companies puts
+// the slots in ANN list order, and the next open, from the snapshot, holds
+// the same companies, postings, vectors and lists and answers the same,
+// with each list a run of slots; a quiet session after it renumbers
+// nothing.
+func TestRenumberAtClose(t *testing.T) {
+	n := 20_000
+	dir := t.TempDir()
+	e := buildANN(t, dir, n, 21)
+	ctx := context.Background()
+	var del []string
+	for id := uint32(0); id < 60; id++ {
+		del = append(del, e.domains.get(id*131))
+	}
+	if _, err := e.DeleteCompanies(ctx, del); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.UpsertCompanies(ctx, synthDocs(rand.New(rand.NewPCG(5, 6)), n, 30)); err != nil {
+		t.Fatal(err)
+	}
+	waitANN(t, e)
+	queries := append(benchQueries(e, 8, false, 3), benchQueries(e, 8, true, 4)...)
+	wantImage := imageByDomain(t, e)
+	wantSearch := searchDigest(t, e, queries)
+	e.mu.RLock()
+	order := e.listOrder()
+	e.mu.RUnlock()
+	if order == nil {
+		t.Fatal("slots in key order are not list order: want a renumbering")
+	}
+	if listRuns(e) == nil {
+		t.Fatal("lists already runs before the renumbering")
+	}
+	builds := flatBuilds.Load()
+	closeSnap(t, e)
+	if got := flatBuilds.Load() - builds; got != 1 {
+		t.Fatalf("%d vector files written at Close, want 1 (the renumbered one)", got)
+	}
+
+	e = openSnap(t, dir, Options{ANN: true})
+	if !e.snapshotLoaded() || !e.annReady() {
+		t.Fatalf("reopen: from snapshot %v, ANN whole %v", e.snapshotLoaded(), e.annReady())
+	}
+	if got := flatBuilds.Load() - builds; got != 1 {
+		t.Fatalf("the open rebuilt the vector file")
+	}
+	if err := listRuns(e); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.RLock()
+	free, slots := len(e.free), e.domains.slots()
+	e.mu.RUnlock()
+	if free != 0 || slots != len(wantImage) {
+		t.Fatalf("%d slots, %d free after the renumbering; want %d, none", slots, free, len(wantImage))
+	}
+	if got := imageByDomain(t, e); !maps.EqualFunc(got, wantImage, func(a, b companyImage) bool { return reflect.DeepEqual(a, b) }) {
+		for d, w := range wantImage {
+			if !reflect.DeepEqual(got[d], w) {
+				t.Fatalf("%s: %+v after the renumbering, %+v before", d, got[d], w)
+			}
+		}
+		t.Fatalf("%d companies after the renumbering, %d before", len(got), len(wantImage))
+	}
+	if got := searchDigest(t, e, queries); !slices.Equal(got, wantSearch) {
+		t.Fatalf("searches differ after the renumbering:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantSearch, "\n"))
+	}
+	e.mu.RLock()
+	again := e.listOrder()
+	e.mu.RUnlock()
+	if again != nil {
+		t.Fatal("list order wants another renumbering right after one")
+	}
+
+	// A quiet session: nothing renumbered, no file written.
+	closeSnap(t, e)
+	if got := flatBuilds.Load() - builds; got != 1 {
+		t.Fatalf("a quiet Close wrote a vector file")
+	}
+	e = openSnap(t, dir, Options{ANN: true})
+	if !e.snapshotLoaded() {
+		t.Fatal("the quiet session lost the snapshot")
+	}
+
+	// A few writes stay under the share: kept out of order, searched right.
+	if _, err := e.UpsertCompanies(ctx, synthDocs(rand.New(rand.NewPCG(7, 8)), 2*n, 20)); err != nil {
+		t.Fatal(err)
+	}
+	waitANN(t, e)
+	e.mu.RLock()
+	few := e.listOrder()
+	e.mu.RUnlock()
+	if few != nil {
+		t.Fatal("20 new companies of 20,000 want a renumbering")
+	}
+	r10, _ := recallAt(t, e, nil, queries)
+	if r10 < 0.95 {
+		t.Errorf("recall@10 %.3f after writes on the renumbered index", r10)
+	}
+}
+
+// TestRenumberShare: the share of companies out of list order decides.
+func TestRenumberShare(t *testing.T) {
+	n := 20_000
+	e := buildANN(t, t.TempDir(), n, 22)
+	defer e.Close()
+	// As at Close: no builder batch in flight across the renumbering.
+	e.writeMu.Lock()
+	e.stopANN()
+	e.writeMu.Unlock()
+	e.mu.RLock()
+	order := e.listOrder()
+	e.mu.RUnlock()
+	if order == nil {
+		t.Fatal("no order")
+	}
+	if err := e.renumber(order); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		moved int
+		want  bool
+	}{{0, false}, {n / 100, false}, {n / 10, true}} {
+		e.mu.Lock()
+		a := e.ann.idx
+		// Reassign moved companies spread over the slots to the next list.
+		for i := range tc.moved {
+			id := uint32(i * (n / tc.moved))
+			l := a.assign[id]
+			a.unlist(id)
+			a.place(id, (l+1)%uint16(a.nlist))
+		}
+		got := e.listOrder() != nil
+		e.mu.Unlock()
+		if got != tc.want {
+			t.Errorf("%d moved: renumber %v, want %v", tc.moved, got, tc.want)
+		}
+	}
+}
+
+func TestSortByDomain(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var ds []string
+	for _, d := range []string{"a.com", "ab.com", "abcdefgh", "abcdefg", "abcdefghi", "abcdefgh.io", "abcdefghabcdefgh.x",
+		"abcdefghabcdefgh", "abcdefghabcdefg", "z", "company-1.com", "company-10.com", "company-2.com", "ü.de"} {
+		ds = append(ds, d)
+	}
+	letters := "abc.-"
+	for len(ds) < 3000 {
+		b := make([]byte, 1+r.IntN(24))
+		for i := range b {
+			b[i] = letters[r.IntN(len(letters))]
+		}
+		if !slices.Contains(ds, string(b)) {
+			ds = append(ds, string(b))
+		}
+	}
+	tb := newDomainTable()
+	ids := make([]uint32, len(ds))
+	for i, d := range ds {
+		tb.add(uint32(i), d)
+		ids[i] = uint32(i)
+	}
+	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	sortByDomain(tb, ids)
+	got := make([]string, len(ids))
+	for i, id := range ids {
+		got[i] = tb.get(id)
+	}
+	want := slices.Clone(ds)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("at %d: %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+}
