@@ -277,3 +277,62 @@ func TestSignCopyScreen(t *testing.T) {
 		t.Fatalf("after the write: %d copies, want the new one", len(e.signCopies))
 	}
 }
+
+// TestSignCopyRenumber checks that renumbering the slots (Close's list
+// order) drops the copies, whose ids are the old slots: the screen's
+// answers after it are those without a copy.
+func TestSignCopyRenumber(t *testing.T) {
+	e := buildANN(t, t.TempDir(), 20_000, 23)
+	defer e.Close()
+	oldExact, oldPool, oldRescore := exactMax, poolMin, rescoreMin
+	exactMax, poolMin, rescoreMin = 2000, 800, 40
+	defer func() { exactMax, poolMin, rescoreMin = oldExact, oldPool, oldRescore }()
+	ctx := context.Background()
+	f := index.Terms{Field: index.CountryField, Values: []string{"US"}}
+	queries := benchQueries(e, 5, true, 6)
+	for _, q := range queries {
+		if _, err := e.SearchCompanies(ctx, index.Search{Vector: q, Filter: f, Limit: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(e.signCopies) != 1 {
+		t.Fatalf("%d copies before the renumbering, want 1", len(e.signCopies))
+	}
+	e.writeMu.Lock()
+	e.stopANN()
+	e.writeMu.Unlock()
+	e.mu.RLock()
+	order := e.listOrder()
+	e.mu.RUnlock()
+	if order == nil {
+		t.Fatal("no order")
+	}
+	if err := e.renumber(order); err != nil {
+		t.Fatal(err)
+	}
+	if e.signCopies != nil {
+		t.Fatal("the renumbering kept the copies")
+	}
+	for _, q := range queries {
+		s := index.Search{Vector: q, Filter: f, Limit: 10}
+		old := signCopyMax
+		signCopyMax = 0
+		want, err := e.SearchCompanies(ctx, s)
+		signCopyMax = old
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.SearchCompanies(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Hits) != len(want.Hits) {
+			t.Fatalf("%d hits, without the copy %d", len(got.Hits), len(want.Hits))
+		}
+		for i := range got.Hits {
+			if got.Hits[i].Company.Domain != want.Hits[i].Company.Domain || got.Hits[i].Similarity != want.Hits[i].Similarity {
+				t.Fatalf("hit %d: %s, without the copy %s", i, got.Hits[i].Company.Domain, want.Hits[i].Company.Domain)
+			}
+		}
+	}
+}
