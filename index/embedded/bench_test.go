@@ -1093,6 +1093,15 @@ func BenchmarkScreenRandom(b *testing.B) {
 				cp.estimateAll(context.Background(), qw, est)
 			}
 		})
+		// The copy through the portable loop (processors without AVX2).
+		b.Run(fmt.Sprintf("%v/refine/copy-portable", frac), func(b *testing.B) {
+			old := useAVX2
+			useAVX2 = false
+			defer func() { useAVX2 = old }()
+			for i := 0; i < b.N; i++ {
+				cp.estimateAll(context.Background(), qw, est)
+			}
+		})
 		b.Run(fmt.Sprintf("%v/copy-make", frac), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				e.dropSignCopies()
