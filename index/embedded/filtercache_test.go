@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -198,13 +199,7 @@ func TestSignCopyScreen(t *testing.T) {
 				for _, s := range []index.Search{{Limit: 10}, {Limit: 30}, {Limit: 20, MinSimilarity: top.Hits[30].Similarity},
 					{Limit: 20, MinSimilarity: top.Hits[99].Similarity - 0.2}} {
 					s.Vector, s.Filter = q, tc.f
-					old := signCopyMax
-					signCopyMax = 0
-					want, err := e.SearchCompanies(ctx, s)
-					signCopyMax = old
-					if err != nil {
-						t.Fatal(err)
-					}
+					want := searchWithoutCopy(t, e, s)
 					var plans [3]uint64
 					for p := range plans {
 						plans[p] = e.ann.plans[p].Load()
@@ -216,15 +211,7 @@ func TestSignCopyScreen(t *testing.T) {
 					if e.ann.plans[planScreen].Load() != plans[planScreen]+1 {
 						t.Fatalf("%s: not the screen's plan", tc.name)
 					}
-					if got.Total != want.Total || len(got.Hits) != len(want.Hits) || len(got.Hits) == 0 {
-						t.Fatalf("%s mix=%v %+v: total %d, %d hits; without the copy %d, %d", tc.name, mix, s.MinSimilarity, got.Total, len(got.Hits), want.Total, len(want.Hits))
-					}
-					for i := range got.Hits {
-						if got.Hits[i].Company.Domain != want.Hits[i].Company.Domain || got.Hits[i].Similarity != want.Hits[i].Similarity {
-							t.Fatalf("%s mix=%v: hit %d %s %v, without the copy %s %v", tc.name, mix, i,
-								got.Hits[i].Company.Domain, got.Hits[i].Similarity, want.Hits[i].Company.Domain, want.Hits[i].Similarity)
-						}
-					}
+					sameHits(t, fmt.Sprintf("%s mix=%v floor %v", tc.name, mix, s.MinSimilarity), got, want)
 				}
 			}
 		}
@@ -298,41 +285,46 @@ func TestSignCopyRenumber(t *testing.T) {
 	if len(e.signCopies) != 1 {
 		t.Fatalf("%d copies before the renumbering, want 1", len(e.signCopies))
 	}
-	e.writeMu.Lock()
-	e.stopANN()
-	e.writeMu.Unlock()
-	e.mu.RLock()
-	order := e.listOrder()
-	e.mu.RUnlock()
-	if order == nil {
-		t.Fatal("no order")
-	}
-	if err := e.renumber(order); err != nil {
-		t.Fatal(err)
-	}
+	renumberInListOrder(t, e)
 	if e.signCopies != nil {
 		t.Fatal("the renumbering kept the copies")
 	}
 	for _, q := range queries {
 		s := index.Search{Vector: q, Filter: f, Limit: 10}
-		old := signCopyMax
-		signCopyMax = 0
-		want, err := e.SearchCompanies(ctx, s)
-		signCopyMax = old
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := searchWithoutCopy(t, e, s)
 		got, err := e.SearchCompanies(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got.Hits) != len(want.Hits) {
-			t.Fatalf("%d hits, without the copy %d", len(got.Hits), len(want.Hits))
-		}
-		for i := range got.Hits {
-			if got.Hits[i].Company.Domain != want.Hits[i].Company.Domain || got.Hits[i].Similarity != want.Hits[i].Similarity {
-				t.Fatalf("hit %d: %s, without the copy %s", i, got.Hits[i].Company.Domain, want.Hits[i].Company.Domain)
-			}
+		sameHits(t, "after the renumbering", got, want)
+	}
+}
+
+// searchWithoutCopy is SearchCompanies with no copy of sketches made or
+// read (signCopyMax 0).
+func searchWithoutCopy(t *testing.T, e *Engine, s index.Search) index.Result {
+	t.Helper()
+	old := signCopyMax
+	signCopyMax = 0
+	defer func() { signCopyMax = old }()
+	res, err := e.SearchCompanies(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// sameHits fails unless got and want have the same total and the same
+// hits (domains and similarities) in the same order, at least one.
+func sameHits(t *testing.T, what string, got, want index.Result) {
+	t.Helper()
+	if got.Total != want.Total || len(got.Hits) != len(want.Hits) || len(got.Hits) == 0 {
+		t.Fatalf("%s: total %d, %d hits; without the copy %d, %d", what, got.Total, len(got.Hits), want.Total, len(want.Hits))
+	}
+	for i := range got.Hits {
+		if got.Hits[i].Company.Domain != want.Hits[i].Company.Domain || got.Hits[i].Similarity != want.Hits[i].Similarity {
+			t.Fatalf("%s: hit %d %s %v, without the copy %s %v", what, i,
+				got.Hits[i].Company.Domain, got.Hits[i].Similarity, want.Hits[i].Company.Domain, want.Hits[i].Similarity)
 		}
 	}
 }
