@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -150,14 +151,7 @@ func TestCacheKey(t *testing.T) {
 // floor; the copies made where they should be, within signCopyMax, and
 // dropped by a write, after which a new company is found.
 func TestSignCopyScreen(t *testing.T) {
-	e, err := buildClustered(t.TempDir(), 20_000, 256, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	oldExact, oldPool, oldRescore := exactMax, poolMin, rescoreMin
-	exactMax, poolMin, rescoreMin = 2000, 800, 40 // the screen from 2,000 candidates
-	defer func() { exactMax, poolMin, rescoreMin = oldExact, oldPool, oldRescore }()
+	e := screenFixture(t, 11)
 	ctx := context.Background()
 	us := index.Terms{Field: index.CountryField, Values: []string{"US"}}
 	scored := index.Range{Field: index.ScoreField, Min: index.IntPtr(1), Max: index.IntPtr(600)}
@@ -271,9 +265,7 @@ func TestSignCopyScreen(t *testing.T) {
 func TestSignCopyRenumber(t *testing.T) {
 	e := buildANN(t, t.TempDir(), 20_000, 23)
 	defer e.Close()
-	oldExact, oldPool, oldRescore := exactMax, poolMin, rescoreMin
-	exactMax, poolMin, rescoreMin = 2000, 800, 40
-	defer func() { exactMax, poolMin, rescoreMin = oldExact, oldPool, oldRescore }()
+	lowerScreen(t)
 	ctx := context.Background()
 	f := index.Terms{Field: index.CountryField, Values: []string{"US"}}
 	queries := benchQueries(e, 5, true, 6)
@@ -327,4 +319,78 @@ func sameHits(t *testing.T, what string, got, want index.Result) {
 				got.Hits[i].Company.Domain, got.Hits[i].Similarity, want.Hits[i].Company.Domain, want.Hits[i].Similarity)
 		}
 	}
+}
+
+// TestSignCopyConcurrent runs screened searches over several kept sets at
+// once with room for one copy at a time (each copy empties the others),
+// for the race detector, and checks every answer against the search
+// without copies.
+func TestSignCopyConcurrent(t *testing.T) {
+	e := screenFixture(t, 12)
+	us := index.Terms{Field: index.CountryField, Values: []string{"US"}}
+	filters := []index.Filter{us,
+		index.And{us, index.Range{Field: index.ScoreField, Min: index.IntPtr(1), Max: index.IntPtr(600)}},
+		index.And{us, index.Range{Field: index.ScoreField, Min: index.IntPtr(100), Max: index.IntPtr(800)}}}
+	queries := benchQueries(e, 4, true, 8)
+	want := make([][]index.Result, len(filters))
+	for i, f := range filters {
+		for _, q := range queries {
+			want[i] = append(want[i], searchWithoutCopy(t, e, index.Search{Vector: q, Filter: f, Limit: 10}))
+		}
+	}
+	old := signCopyMax
+	signCopyMax = 7000 * signCopyBytes // one of the sets at a time
+	defer func() { signCopyMax = old }()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range 6 {
+				i, j := (g+r)%len(filters), r%len(queries)
+				got, err := e.SearchCompanies(context.Background(), index.Search{Vector: queries[j], Filter: filters[i], Limit: 10})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(got.Hits) != len(want[i][j].Hits) || got.Total != want[i][j].Total {
+					errs <- fmt.Errorf("filter %d query %d: %d hits total %d, without copies %d, %d", i, j, len(got.Hits), got.Total, len(want[i][j].Hits), want[i][j].Total)
+					return
+				}
+				for h := range got.Hits {
+					if got.Hits[h].Company.Domain != want[i][j].Hits[h].Company.Domain {
+						errs <- fmt.Errorf("filter %d query %d: hit %d differs", i, j, h)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// screenFixture builds 20,000 clustered companies (closed when the test
+// ends) and lowers the planner's thresholds (lowerScreen).
+func screenFixture(t *testing.T, seed uint64) *Engine {
+	t.Helper()
+	e, err := buildClustered(t.TempDir(), 20_000, 256, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	lowerScreen(t)
+	return e
+}
+
+// lowerScreen makes filters of 2,000 candidates and more (a tenth of
+// 20,000) take the screen, until the test ends.
+func lowerScreen(t *testing.T) {
+	oldExact, oldPool, oldRescore := exactMax, poolMin, rescoreMin
+	exactMax, poolMin, rescoreMin = 2000, 800, 40
+	t.Cleanup(func() { exactMax, poolMin, rescoreMin = oldExact, oldPool, oldRescore })
 }
