@@ -162,6 +162,11 @@ type Engine struct {
 	// it (under rangeMu, since many run at once under mu's read lock).
 	rangeMu    sync.Mutex
 	rangeCache map[string]*roaring.Bitmap
+	// signCopies holds the sketches of kept candidate sets in one array
+	// each (filtercache.go), signCopyUsed their bytes; guarded like
+	// rangeCache, dropped with it.
+	signCopies   map[*roaring.Bitmap]*signCopy
+	signCopyUsed int
 
 	// ann is the IVF index for broad vector queries (ann.go).
 	ann annState
@@ -720,6 +725,7 @@ func (e *Engine) SetMeta(_ context.Context, m index.Meta) error {
 	if e.dim != m.Dimension {
 		e.dim = m.Dimension
 		e.chunks, e.signs, e.signSpare = nil, nil, nil // empty index: no vectors to keep
+		e.dropSignCopies()
 		e.annInvalidate()
 	}
 	e.meta = &m
@@ -888,6 +894,7 @@ func (e *Engine) UpsertCompanies(ctx context.Context, docs []index.CompanyDoc) (
 func (e *Engine) indexInMemory(work []pending) {
 	e.mu.Lock()
 	e.rangeCache = nil
+	e.dropSignCopies()
 	// Postings are gathered for the whole call and added a term at a
 	// time: a bitmap and map lookup per term of every document was a
 	// twentieth of a bulk load. Each domain is in work once, so a
@@ -1013,6 +1020,7 @@ func (e *Engine) DeleteCompanies(ctx context.Context, domains []string) (int, er
 	}
 	e.mu.Lock()
 	e.rangeCache = nil
+	e.dropSignCopies()
 	if e.flat != nil {
 		e.flat.ordered = false
 	}

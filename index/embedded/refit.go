@@ -530,6 +530,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	}
 	e.flat = flat
 	e.rangeCache = nil
+	e.dropSignCopies()
 	// The ANN index was built from the old vectors: queries take the
 	// screen until the builder has trained and filled a new one.
 	e.annInvalidate()

@@ -150,6 +150,7 @@ func (e *Engine) renumber(order []uint32) error {
 		e.exists[bit], scratch = remapBitmap(bm, newOf, scratch)
 	}
 	e.rangeCache = nil
+	e.dropSignCopies()
 
 	a := e.ann.idx
 	assign := make([]uint16, n)

@@ -233,19 +233,7 @@ func TestRenumberShare(t *testing.T) {
 	n := 20_000
 	e := buildANN(t, t.TempDir(), n, 22)
 	defer e.Close()
-	// As at Close: no builder batch in flight across the renumbering.
-	e.writeMu.Lock()
-	e.stopANN()
-	e.writeMu.Unlock()
-	e.mu.RLock()
-	order := e.listOrder()
-	e.mu.RUnlock()
-	if order == nil {
-		t.Fatal("no order")
-	}
-	if err := e.renumber(order); err != nil {
-		t.Fatal(err)
-	}
+	renumberInListOrder(t, e)
 	for _, tc := range []struct {
 		moved int
 		want  bool
@@ -304,5 +292,23 @@ func TestSortByDomain(t *testing.T) {
 				t.Fatalf("at %d: %q, want %q", i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// renumberInListOrder renumbers e's slots into ANN list order as Close
+// does, with the builder stopped first (no batch in flight across it).
+func renumberInListOrder(t *testing.T, e *Engine) {
+	t.Helper()
+	e.writeMu.Lock()
+	e.stopANN()
+	e.writeMu.Unlock()
+	e.mu.RLock()
+	order := e.listOrder()
+	e.mu.RUnlock()
+	if order == nil {
+		t.Fatal("no order")
+	}
+	if err := e.renumber(order); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -271,6 +271,13 @@ func (e *Engine) plan(c, k int) int {
 // and the number of candidates at or above min (estimated on the
 // approximate plans).
 func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
+	return e.scanKept(ctx, cand, nil, q, min, k)
+}
+
+// scanKept is scanVectors for candidates within kept, a set that stays the
+// same object until the next write (evalTop; nil for none): the screen
+// then reads the sketches from kept's copy (keptCopy).
+func (e *Engine) scanKept(ctx context.Context, cand, kept *roaring.Bitmap, q []float32, min float32, k int) ([]scored, int) {
 	c := int(cand.GetCardinality())
 	if c == 0 {
 		return nil, 0
@@ -301,14 +308,58 @@ func (e *Engine) scanVectors(ctx context.Context, cand *roaring.Bitmap, q []floa
 	if ph != nil {
 		ph.plan = plan
 	}
-	sc.ids = candIDs(cand, c, sc.ids)
-	ph.mark(phasePlan)
 	if plan == planExact {
+		sc.ids = candIDs(cand, c, sc.ids)
+		ph.mark(phasePlan)
 		top, n := e.exact(ctx, sc.ids, q, min, k)
 		ph.mark(phaseRank)
 		return top, n
 	}
-	return e.screenRank(ctx, sc, q, min, k)
+	if cp, drop := e.keptCopy(cand, kept, c); cp != nil {
+		ph.mark(phasePlan)
+		return e.screenRank(ctx, sc, screenSet{ids: cp.ids, c: c, drop: drop, copy: cp}, q, min, k)
+	}
+	sc.ids = candIDs(cand, c, sc.ids)
+	ph.mark(phasePlan)
+	return e.screenRank(ctx, sc, screenSet{ids: sc.ids, c: c}, q, min, k)
+}
+
+// screenSet is what the screen ranks: ids in id order, of which c are
+// candidates; the others (drop, sorted) lie in a kept set's copy of
+// sketches (copy, whose ids ids is) but not in the query's candidates.
+type screenSet struct {
+	ids  []uint32
+	c    int
+	drop []uint32
+	copy *signCopy
+}
+
+// keptCopy returns the copy of kept's sketches to screen cand (c
+// candidates, within kept) from, and the ids of kept outside cand; nil
+// when there is no kept set, when it holds more than an eighth more than
+// cand (a filter's further terms cut it: the pass over the copy would
+// score too many others), when it is too large for one sketch pass
+// (screenOnce) or for signCopyMax.
+func (e *Engine) keptCopy(cand, kept *roaring.Bitmap, c int) (*signCopy, []uint32) {
+	if kept == nil {
+		return nil, nil
+	}
+	n := int(kept.GetCardinality())
+	if n > screenOnce || n-c > c/8 {
+		return nil, nil
+	}
+	var drop []uint32
+	if n > c {
+		drop = roaring.AndNot(kept, cand).ToArray()
+		if n-len(drop) != c {
+			return nil, nil // cand is not within kept
+		}
+	}
+	cp := e.signCopyOf(kept, n)
+	if cp == nil {
+		return nil, nil
+	}
+	return cp, drop
 }
 
 // rankANN ranks the candidates the ANN index gathered (sc.ids, within the
@@ -352,18 +403,17 @@ func (e *Engine) rankANN(ctx context.Context, sc *scratch, cand *roaring.Bitmap,
 	return top, max(n, int(float64(hits)/float64(max(1, len(sample)))*float64(c)+0.5))
 }
 
-// screenRank ranks sc.ids (more than exactMax) through the sketch passes
-// and exact rescoring.
-func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min float32, k int) ([]scored, int) {
-	ids := sc.ids
-	c := len(ids)
+// screenRank ranks the candidates of set (more than exactMax) through the
+// sketch passes and exact rescoring.
+func (e *Engine) screenRank(ctx context.Context, sc *scratch, set screenSet, q []float32, min float32, k int) ([]scored, int) {
+	ids, c := set.ids, set.c
 	pool := poolSize(c, k)
 
 	// 1. screen with the unweighted sketch agreement on the query's
 	// larger half of the dimensions, for the largest candidate sets only:
 	// below screenOnce the refine pass goes over every candidate.
 	surv := ids
-	if c > screenOnce {
+	if set.copy == nil && c > screenOnce {
 		keep := max(c/screenFrac, screenPool*pool)
 		sc.surv = e.screen(ctx, sc, newQTop(q, len(q)/2), ids, keep, sc.surv)
 		if ctx.Err() != nil {
@@ -377,15 +427,29 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 	qw := newQPlanes(q, refinePlanes)
 	sc.est = grow(sc.est, len(surv))
 	est := sc.est
-	hist := e.estimateAll(ctx, qw, surv, est)
+	var hist []int32
+	if set.copy != nil {
+		hist = set.copy.estimateAll(ctx, qw, est)
+	} else {
+		hist = e.estimateAll(ctx, qw, surv, est)
+	}
 	if ctx.Err() != nil {
 		return nil, 0
+	}
+	// The copy's ids that are not candidates get an estimate above every
+	// cut (gone), outside the histogram.
+	gone := uint16(qw.max + 1)
+	for _, id := range set.drop {
+		if i, ok := slices.BinarySearch(surv, id); ok {
+			hist[est[i]]--
+			est[i] = gone
+		}
 	}
 	top := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
 	n := 0    // pool members at or above min
 	size := 0 // pool members so far
 	hi := qw.max + 1
-	for size < len(surv) {
+	for size < len(surv)-len(set.drop) {
 		// The cut t takes about pool more survivors: est in [t, hi).
 		t, got := hi, 0
 		for t > 0 && got < pool {
@@ -437,9 +501,12 @@ func (e *Engine) screenRank(ctx context.Context, sc *scratch, q []float32, min f
 		return top.sorted(), n
 	}
 	// Estimate the share above min from an even sample of the candidates.
-	step := max(1, c/totalSample)
-	sample := make([]uint32, 0, c/step+1)
-	for i := 0; i < c; i += step {
+	step := max(1, len(ids)/totalSample)
+	sample := make([]uint32, 0, len(ids)/step+1)
+	for i := 0; i < len(ids); i += step {
+		if len(set.drop) > 0 && est[i] == gone { // surv is ids
+			continue
+		}
 		sample = append(sample, ids[i])
 	}
 	_, hits := e.exact(ctx, sample, q, min, 0)
@@ -564,16 +631,24 @@ func newQTop(q []float32, n int) *qplanes {
 // estimateAll writes the sketch estimate of each of ids into est, in
 // parallel, and returns the histogram of the values.
 func (e *Engine) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16) []int32 {
-	workers := runtime.GOMAXPROCS(0)
-	hists := make([][]int32, workers)
-	used := parallel(len(ids), 16384, func(w, lo, hi int) {
-		h := make([]int32, qp.max+1)
+	return histAll(len(ids), qp.max, 16384, func(lo, hi int, h []int32) {
 		e.estimate(ctx, qp, ids[lo:hi], est[lo:hi], h)
+	})
+}
+
+// histAll runs part over [0, n) in parallel (at least minPer a worker),
+// each worker counting values 0..max into its own histogram, and returns
+// their sum.
+func histAll(n, max, minPer int, part func(lo, hi int, h []int32)) []int32 {
+	hists := make([][]int32, runtime.GOMAXPROCS(0))
+	used := parallel(n, minPer, func(w, lo, hi int) {
+		h := make([]int32, max+1)
+		part(lo, hi, h)
 		hists[w] = h
 	})
 	for _, h := range hists[1:used] {
-		for v, n := range h {
-			hists[0][v] += n
+		for v, c := range h {
+			hists[0][v] += c
 		}
 	}
 	return hists[0]

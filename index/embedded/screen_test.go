@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // TestAllocSigns checks the chunks allocSigns carves: zeroed, the chunk
@@ -113,5 +115,45 @@ func TestEstimate3(t *testing.T) {
 		if !slices.Equal(est[0], est[1]) || !slices.Equal(hist[0], hist[1]) {
 			t.Fatalf("%d candidates: the block loop's estimates differ", m)
 		}
+	}
+}
+
+// TestSketchBlocks checks the pass over a kept set's copy (blocks of 32,
+// nibble tables, AVX2 where the processor has it, and the portable loop)
+// against planes3.score of each candidate's sketch in the index: the
+// same estimates and histogram, for counts around the block and round
+// sizes.
+func TestSketchBlocks(t *testing.T) {
+	const dim, n = 256, 2 * chunkDocs
+	e, r := randomEngine(n, dim)
+	for _, m := range []int{1, blockDocs - 1, blockDocs, blockDocs + 1, 256*blockDocs + 5, 40_000} {
+		q := randomQuery(r, dim)
+		qw := newQPlanes(q, refinePlanes)
+		p := qw.unpack3()
+		kept := roaring.New()
+		for kept.GetCardinality() < uint64(m) {
+			kept.Add(uint32(r.IntN(n)))
+		}
+		cp := e.signCopyOf(kept, m)
+		want := make([]uint16, m)
+		wantHist := make([]int32, qw.max+1)
+		for i, id := range cp.ids {
+			v := p.score((*[4]uint64)(e.signOf(id)))
+			want[i] = uint16(v)
+			wantHist[v]++
+		}
+		for _, avx := range []bool{false, useAVX2} {
+			old := useAVX2
+			useAVX2 = avx
+			est := make([]uint16, m)
+			hist := cp.estimateAll(context.Background(), qw, est)
+			useAVX2 = old
+			if !slices.Equal(est, want) || !slices.Equal(hist, wantHist) {
+				t.Fatalf("%d candidates, AVX2 %v: the blocks' estimates differ from planes3.score", m, avx)
+			}
+		}
+		e.mu.Lock()
+		e.dropSignCopies()
+		e.mu.Unlock()
 	}
 }

@@ -45,7 +45,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 		return index.Result{}, fmt.Errorf("search: %w: query has %d dimensions, index has %d", index.ErrVectorMismatch, len(s.Vector), e.dim)
 	}
 	ph := phasesOf(ctx)
-	cand, err := e.eval(s.Filter, e.live)
+	cand, kept, err := e.evalTop(s.Filter)
 	if err != nil {
 		e.mu.RUnlock()
 		return index.Result{}, err
@@ -55,7 +55,7 @@ func (e *Engine) SearchCompanies(ctx context.Context, s index.Search) (index.Res
 	var top []scored
 	var total int
 	if s.Vector != nil {
-		top, total = e.scanVectors(ctx, cand, s.Vector, float32(s.MinSimilarity), k)
+		top, total = e.scanKept(ctx, cand, kept, s.Vector, float32(s.MinSimilarity), k)
 		if top, err = e.rescoreFull(ctx, top, s.Vector, float32(s.MinSimilarity), k); err != nil {
 			e.mu.RUnlock()
 			return index.Result{}, err
@@ -215,7 +215,8 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		return e.phrase(n.Text, cand)
 	case index.And:
 		if cand == e.live {
-			return e.evalAll(n) // filtercache.go
+			bm, _, err := e.evalAll(n) // filtercache.go
+			return bm, err
 		}
 		return e.evalAnd(n, cand)
 	case index.Or:
@@ -224,6 +225,32 @@ func (e *Engine) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitmap, er
 		return evalNot(n, cand, e.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
+}
+
+// evalTop is eval over every live company, with the kept set the answer
+// lies within when there is one (nil otherwise): an object that stays the
+// same until the next write, which the screen may keep a copy of the
+// sketches of (filtercache.go). An And's is its group from the filter
+// cache, a single keyword's its posting list.
+func (e *Engine) evalTop(f index.Filter) (cand, kept *roaring.Bitmap, err error) {
+	switch n := f.(type) {
+	case index.And:
+		return e.evalAll(n)
+	case index.Terms:
+		if singleKeyword(n) {
+			cand, err = e.eval(f, e.live)
+			return cand, cand, err
+		}
+	}
+	cand, err = e.eval(f, e.live)
+	return cand, nil, err
+}
+
+// singleKeyword reports whether f is one value of a keyword field, whose
+// answer over every live company is its posting list itself (within).
+func singleKeyword(f index.Filter) bool {
+	t, ok := f.(index.Terms)
+	return ok && t.Field != index.DomainField && len(t.Values) == 1
 }
 
 // evalAnd evaluates the children of n in turn, each over what the ones
