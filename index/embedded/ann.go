@@ -777,21 +777,24 @@ func (a *annIndex) rankLists(q []float32) []int {
 		q2[j] = x * x
 	}
 	score := make([]float32, a.nlist)
-	for l := range score {
-		var m, v float32
-		switch {
-		case a.meanQ != nil:
-			m = dotInt8(q, a.meanQ[l*dim:(l+1)*dim]) * a.meanS[l]
-			v = dotInt8(q2, a.variQ[l*dim:(l+1)*dim]) * a.variS[l]
-		case a.mean != nil:
-			m = fullDot(q, a.mean[l*dim:(l+1)*dim])
-			v = fullDot(q2, a.vari[l*dim:(l+1)*dim])
-		default:
-			score[l] = fullDot(q, a.cent[l*dim:(l+1)*dim])
-			continue
+	// On both cores: 3,163 lists at 10M took 0.45 ms on one.
+	parallel(a.nlist, 512, func(_, lo, hi int) {
+		for l := lo; l < hi; l++ {
+			var m, v float32
+			switch {
+			case a.meanQ != nil:
+				m = dotInt8(q, a.meanQ[l*dim:(l+1)*dim]) * a.meanS[l]
+				v = dotInt8(q2, a.variQ[l*dim:(l+1)*dim]) * a.variS[l]
+			case a.mean != nil:
+				m = fullDot(q, a.mean[l*dim:(l+1)*dim])
+				v = fullDot(q2, a.vari[l*dim:(l+1)*dim])
+			default:
+				score[l] = fullDot(q, a.cent[l*dim:(l+1)*dim])
+				continue
+			}
+			score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
 		}
-		score[l] = m + annZ*float32(math.Sqrt(float64(max(v, 0))))
-	}
+	})
 	// Sorted as integers: the score's bits made to order descending,
 	// then the list number (a third of the time of sorting by a closure).
 	keys := make([]uint64, a.nlist)

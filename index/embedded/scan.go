@@ -769,7 +769,9 @@ func (e *Engine) exact(ctx context.Context, ids []uint32, q []float32, min float
 	heaps := make([]*topK, workers)
 	counts := make([]int, workers)
 	sinks := make([]int8, workers)
-	used := parallel(len(ids), 4096, func(w, lo, hi int) {
+	// Split from 2,048 candidates: the ANN plan's count sample (2,048
+	// companies read at random) took 0.5-0.6 ms on one core.
+	used := parallel(len(ids), 1024, func(w, lo, hi int) {
 		h := &topK{k: k, domains: e.domains, items: make([]scored, 0, k)}
 		heaps[w] = h
 		n := 0
