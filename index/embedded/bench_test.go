@@ -425,6 +425,9 @@ func sampleDomains(e *Engine, n int, seed uint64) []string {
 		}
 		return true
 	})
+	if len(picks) == 0 {
+		return nil
+	}
 	slices.SortFunc(picks, func(a, b pick) int { return cmp.Compare(a.h, b.h) })
 	out := make([]string, 0, n)
 	for i := 0; len(out) < n; i++ {

@@ -109,6 +109,31 @@ func searchDigest(t *testing.T, e *Engine, queries [][]float32) []string {
 	return out
 }
 
+// ownDigest searches each even doc's own city (a value of one company)
+// and its own domain as a vendor (a self posting).
+func ownDigest(t *testing.T, e *Engine, docs []index.CompanyDoc) []string {
+	t.Helper()
+	var out []string
+	for i, d := range docs {
+		if i%2 != 0 {
+			continue
+		}
+		for _, f := range []index.Filter{
+			index.Terms{Field: index.CityField, Values: []string{d.Company.Address.City}},
+			index.Terms{Field: index.VendorField, Values: []string{d.Company.Domain}},
+		} {
+			res, err := e.SearchCompanies(context.Background(), index.Search{Filter: f, Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				out = append(out, h.Company.Domain)
+			}
+		}
+	}
+	return out
+}
+
 // listRuns reports whether every list is one run of slots, the runs
 // following each other in list order.
 func listRuns(e *Engine) error {
@@ -145,11 +170,25 @@ func TestRenumberAtClose(t *testing.T) {
 	if _, err := e.DeleteCompanies(ctx, del); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.UpsertCompanies(ctx, synthDocs(rand.New(rand.NewPCG(5, 6)), n, 30)); err != nil {
+	// Values of one company alone (postings' one map) and companies that
+	// list their own domain (self), as well as shared ones.
+	docs := synthDocs(rand.New(rand.NewPCG(5, 6)), n, 30)
+	for i := range docs {
+		c := &docs[i].Company
+		c.Address.City = fmt.Sprintf("Town %d", i)
+		if i%2 == 0 {
+			c.Vendors = append(c.Vendors, c.Domain)
+		}
+	}
+	if _, err := e.UpsertCompanies(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
 	waitANN(t, e)
 	queries := append(benchQueries(e, 8, false, 3), benchQueries(e, 8, true, 4)...)
+	wantOwn := ownDigest(t, e, docs)
+	if len(wantOwn) != len(docs) {
+		t.Fatalf("city and own-vendor searches found %d, want %d", len(wantOwn), len(docs))
+	}
 	wantImage := imageByDomain(t, e)
 	wantSearch := searchDigest(t, e, queries)
 	e.mu.RLock()
@@ -190,6 +229,9 @@ func TestRenumberAtClose(t *testing.T) {
 			}
 		}
 		t.Fatalf("%d companies after the renumbering, %d before", len(got), len(wantImage))
+	}
+	if got := ownDigest(t, e, docs); !slices.Equal(got, wantOwn) {
+		t.Fatalf("city and own-vendor searches after the renumbering: %v, want %v", got, wantOwn)
 	}
 	if got := searchDigest(t, e, queries); !slices.Equal(got, wantSearch) {
 		t.Fatalf("searches differ after the renumbering:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantSearch, "\n"))
@@ -310,5 +352,13 @@ func renumberInListOrder(t *testing.T, e *Engine) {
 	}
 	if err := e.renumber(order); err != nil {
 		t.Fatal(err)
+	}
+	// The engine goes on serving after it (tests only: Close renumbers).
+	if err := listRuns(e); err != nil {
+		t.Fatal(err)
+	}
+	imageByDomain(t, e) // lookups by the rebuilt cells
+	if r10, _ := recallAt(t, e, nil, benchQueries(e, 10, true, 5)); r10 < 0.95 {
+		t.Errorf("recall@10 %.3f on the renumbered engine", r10)
 	}
 }
