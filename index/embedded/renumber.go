@@ -21,8 +21,10 @@ import (
 // later sit outside the order until a Close finds enough of them to renumber
 // again.
 
-// renumberShare is the share of live companies out of list order above
-// which Close renumbers (a variable so tests can force it).
+// renumberShare is how many breaks in the runs of list order (adjacent
+// slots of the order whose numbers are not adjacent), beyond one a list,
+// make Close renumber, as a share of the live companies; a company out of
+// place makes about two. A variable so tests can force it.
 var renumberShare = 0.05
 
 // errRenumber is a vector file that could not be read through.
