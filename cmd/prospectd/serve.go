@@ -42,6 +42,7 @@ func runServe(ctx context.Context, args []string) error {
 	webhookPrivate := fs.Bool("webhook-allow-private", "PROSPECT_WEBHOOK_ALLOW_PRIVATE", false,
 		"let monitor and run webhooks reach loopback and private addresses (single-tenant setups, tests); off by default")
 	ann := fs.Bool("ann", "PROSPECT_ANN", true, "build and use the IVF index for broad vector queries of the embedded engine (false: the sketch screen over every candidate)")
+	renumber := fs.Bool("renumber", "PROSPECT_RENUMBER", true, "at shutdown, renumber the embedded engine's companies into the IVF index's list order when they stray from it (about a minute at 10M companies; false for hosts that stop the process sooner)")
 	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
@@ -84,7 +85,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("open state store: %w", err)
 	}
 	defer st.Close()
-	eng, err := b.openEngine(ctx, embedded.Options{ANN: *ann})
+	eng, err := b.openEngine(ctx, embedded.Options{ANN: *ann, NoRenumber: !*renumber})
 	if err != nil {
 		return fmt.Errorf("open search engine: %w", err)
 	}

@@ -76,6 +76,10 @@ type Options struct {
 	// when done, leave it off (docs/decisions.md "ANN recall for mixtures
 	// (issue 24)").
 	ANN bool
+	// NoRenumber keeps Close from renumbering the company slots into ANN
+	// list order (renumber.go): for hosts that stop the process sooner
+	// than that Close takes (about a minute at 10M companies).
+	NoRenumber bool
 	// OpenFiles is how many sstables Pebble keeps open (its table cache);
 	// 0 means openFiles(): half the process's file limit, between Pebble's
 	// default of 1,000 and 65,536.
@@ -135,8 +139,8 @@ type Engine struct {
 	// dirty: it has written since the last FinishLoad (guarded by writeMu).
 	bulk  *bulkLoader
 	dirty bool
-	// loadOnly: see Options.LoadOnly.
-	loadOnly bool
+	// loadOnly: see Options.LoadOnly; noRenumber: Options.NoRenumber.
+	loadOnly, noRenumber bool
 
 	writeOpts *pebble.WriteOptions
 
@@ -249,7 +253,7 @@ func Open(dir string, opt Options) (*Engine, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync, loadOnly: opt.LoadOnly}
+	e := &Engine{dir: dir, db: db, writeOpts: pebble.Sync, loadOnly: opt.LoadOnly, noRenumber: opt.NoRenumber}
 	if opt.BulkLoad {
 		e.writeOpts = pebble.NoSync
 	}

@@ -328,7 +328,7 @@ func domainWord(d string, depth int) uint64 {
 // Callers hold writeMu; writers and the ANN builder have stopped. A failed
 // renumbering leaves the engine as it was.
 func (e *Engine) renumberForClose() {
-	if !e.snapWritable() {
+	if e.noRenumber || !e.snapWritable() {
 		return
 	}
 	e.mu.RLock()

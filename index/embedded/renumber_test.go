@@ -362,3 +362,37 @@ func renumberInListOrder(t *testing.T, e *Engine) {
 		t.Errorf("recall@10 %.3f on the renumbered engine", r10)
 	}
 }
+
+// TestNoRenumber: with Options.NoRenumber, Close keeps the slots (and still
+// writes the snapshot of them).
+func TestNoRenumber(t *testing.T) {
+	dir := t.TempDir()
+	e := buildANN(t, dir, 20_000, 23)
+	closeSnap(t, e)
+	// buildANN's engine renumbered at Close; put the slots out of list
+	// order again with a session that moves companies to other lists.
+	e = openSnap(t, dir, Options{ANN: true, NoRenumber: true})
+	if err := listRuns(e); err != nil {
+		t.Fatal(err)
+	}
+	e.writeMu.Lock()
+	e.stopANN()
+	e.writeMu.Unlock()
+	e.mu.Lock()
+	a := e.ann.idx
+	for id := uint32(0); id < 2000; id++ {
+		l := a.assign[id*7]
+		a.unlist(id * 7)
+		a.place(id*7, (l+1)%uint16(a.nlist))
+	}
+	want := e.listOrder() != nil
+	e.mu.Unlock()
+	if !want {
+		t.Fatal("moving 2,000 of 20,000 companies wants no renumbering")
+	}
+	builds := flatBuilds.Load()
+	closeSnap(t, e)
+	if flatBuilds.Load() != builds {
+		t.Fatal("Close rewrote the vector file with NoRenumber")
+	}
+}
