@@ -53,11 +53,16 @@ func (e *Engine) listOrder() []uint32 {
 		order = append(order, buf...)
 		runs++
 	}
-	listed := roaring.New()
-	listed.AddMany(order)
-	rest := roaring.AndNot(e.live, listed)
-	if !rest.IsEmpty() {
-		order = append(order, candIDs(rest, int(rest.GetCardinality()), buf)...)
+	// The live slots in no list, from the assignments (not a bitmap of the
+	// 10M listed, built at every Close).
+	rest := len(order)
+	e.live.Iterate(func(id uint32) bool {
+		if int(id) >= len(a.assign) || a.assign[id] == annNone {
+			order = append(order, id)
+		}
+		return true
+	})
+	if len(order) > rest {
 		runs++
 	}
 	if len(order) != n {
