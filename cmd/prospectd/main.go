@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/openprospect/prospectd/index/embedded"
 )
 
 const usage = `prospectd — self-hostable B2B prospecting service
@@ -40,6 +42,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	limitMemory(os.Getenv, embedded.PhysicalMemory())
 
 	// PROSPECT_CPUPROFILE=FILE writes a CPU profile of the command, for
 	// performance work on ingest and serve.

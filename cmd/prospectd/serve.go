@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -205,8 +207,11 @@ func runServe(ctx context.Context, args []string) error {
 	if n == 0 {
 		log.Warn().Msg("the index is empty: load companies with `prospectd ingest companies FILE`, or start with --demo N for a demo corpus and key")
 	}
-	log.Info().Str("addr", *addr).Str("engine", eng.Name()).Int("companies", n).Str("base_url", base).
-		Dur("ready_in", time.Since(started)).Msg("serving")
+	ev := log.Info().Str("addr", *addr).Str("engine", eng.Name()).Int("companies", n).Str("base_url", base)
+	if lim := debug.SetMemoryLimit(-1); lim != math.MaxInt64 {
+		ev = ev.Int64("memory_limit", lim)
+	}
+	ev.Dur("ready_in", time.Since(started)).Msg("serving")
 	if cl, ok := eng.(interface{ LoadContacts() error }); ok {
 		// The contact index loads in the background; a contact request
 		// arriving first waits for it.

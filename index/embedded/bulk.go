@@ -57,7 +57,7 @@ var runBytes = 64 << 20
 // are on disk, but the merge reads all of them at once, a buffer each. A
 // variable for tests.
 var holdBytes = func() int64 {
-	total := physicalMemory()
+	total := PhysicalMemory()
 	if total <= 0 {
 		return 1 << 30
 	}

@@ -207,8 +207,8 @@ func testBulkLoadCloseWithoutFinish(t *testing.T) {
 }
 
 func TestPhysicalMemory(t *testing.T) {
-	if n := physicalMemory(); n < 0 || (runtime.GOOS == "linux" && n < 64<<20) {
-		t.Fatalf("physicalMemory() = %d", n)
+	if n := PhysicalMemory(); n < 0 || (runtime.GOOS == "linux" && n < 64<<20) {
+		t.Fatalf("PhysicalMemory() = %d", n)
 	}
 	if holdBytes <= 0 || holdBytes > 4<<30 {
 		t.Fatalf("holdBytes = %d", holdBytes)

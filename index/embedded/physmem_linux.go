@@ -7,10 +7,10 @@ import (
 	"syscall"
 )
 
-// physicalMemory returns the memory this process may use, in bytes: the
+// PhysicalMemory returns the memory this process may use, in bytes: the
 // machine's, or its cgroup's limit when lower (a container on a large host
 // must not size its buffers by the host); 0 when unknown.
-func physicalMemory() int64 {
+func PhysicalMemory() int64 {
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) != nil {
 		return 0

@@ -2,5 +2,5 @@
 
 package embedded
 
-// physicalMemory returns 0: unknown outside Linux.
-func physicalMemory() int64 { return 0 }
+// PhysicalMemory returns 0: unknown outside Linux.
+func PhysicalMemory() int64 { return 0 }
