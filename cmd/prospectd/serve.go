@@ -217,7 +217,10 @@ func runServe(ctx context.Context, args []string) error {
 		// arriving first waits for it.
 		go func() {
 			t := time.Now()
-			if err := cl.LoadContacts(); err != nil {
+			if err := cl.LoadContacts(); errors.Is(err, embedded.ErrClosed) {
+				log.Info().Msg("contact index load stopped: shutting down")
+				return
+			} else if err != nil {
 				log.Error().Err(err).Msg("load contact index")
 				return
 			}

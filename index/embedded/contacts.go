@@ -424,6 +424,10 @@ func newContactIndex() *contactIndex {
 // replaces, so both know a contact's id from its position; the posting
 // lists are collected as sorted id lists and become bitmaps at the end.
 func (e *Engine) loadContacts() (*contactIndex, error) {
+	if !e.beginRead() {
+		return nil, fmt.Errorf("load contacts: %w", ErrClosed)
+	}
+	defer e.reads.Done()
 	x := newContactIndex()
 	bulk := &contactBulk{post: map[index.Field]map[string][]uint32{}, flags: map[index.Field][]uint32{}, words: map[string][]uint32{}}
 	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
@@ -453,6 +457,9 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 		var cur batch
 		var next uint32
 		flush := func() {
+			if contactBatchHook != nil {
+				contactBatchHook()
+			}
 			cur.out = make(chan *decoded, 1)
 			order <- cur.out
 			work <- cur
@@ -460,6 +467,10 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 			cur = batch{first: next}
 		}
 		for it.First(); it.Valid(); it.Next() {
+			if e.stopping.Load() {
+				readErr = ErrClosed
+				return
+			}
 			k := it.Key()
 			if len(k) != len(prefixContactEntry)+8 {
 				continue
@@ -540,6 +551,10 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	x.finishLoad(bulk)
 	return x, nil
 }
+
+// contactBatchHook, when set (tests), runs in the contact load's reader
+// as it hands on each batch.
+var contactBatchHook func()
 
 // loadRow stores the columns of contact id (the next one: a fresh load
 // assigns ids in order) and its hashed email and LinkedIn handle.

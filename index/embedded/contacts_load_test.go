@@ -2,9 +2,11 @@ package embedded
 
 import (
 	"context"
+	"errors"
 	"os"
 	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -155,5 +157,78 @@ func TestContactsAfterLoad(t *testing.T) {
 		if round == 0 {
 			docs = append(docs, added)
 		}
+	}
+}
+
+// TestCloseStopsContactLoad closes the engine while its contact index
+// loads (serve loads it in the background and may be stopped during the
+// load, minutes long at 15M contacts): the load stops with ErrClosed and
+// Close returns once it has, so nothing reads the closed store (it
+// panicked inside Pebble). A load asked for after Close fails the same way.
+func TestCloseStopsContactLoad(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "test-embedder", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	base := enginetest.ContactFixtures()
+	docs := make([]index.ContactDoc, 0, 5000) // more than one batch of the reader
+	for i := range cap(docs) {
+		d := base[i%len(base)]
+		d.Contact.PersonaID = int64(10_000 + i)
+		docs = append(docs, d)
+	}
+	if _, err := e.UpsertContacts(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	if e, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	reached := make(chan struct{})
+	var once sync.Once
+	contactBatchHook = func() {
+		once.Do(func() { close(reached) })
+		for !e.stopping.Load() {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	defer func() { contactBatchHook = nil }()
+	loaded := make(chan error, 1)
+	go func() { loaded <- e.LoadContacts() }()
+	<-reached
+	if err := e.Close(); err != nil {
+		t.Fatalf("Close during the contact load: %v", err)
+	}
+	if err := <-loaded; !errors.Is(err, ErrClosed) {
+		t.Fatalf("contact load stopped by Close: %v, want ErrClosed", err)
+	}
+	contactBatchHook = nil
+
+	// The store is whole: the next open loads every contact.
+	if e, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.CountContacts(ctx, nil); err != nil || n != len(docs) {
+		t.Fatalf("after reopening: %d contacts, %v; want %d", n, err, len(docs))
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if e, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.LoadContacts(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("contact load after Close: %v, want ErrClosed", err)
 	}
 }

@@ -186,6 +186,37 @@ type Engine struct {
 	contactsOnce sync.Once
 	contacts     *contactIndex
 	contactsErr  error
+	// reads counts the store reads that run outside the engine's locks
+	// (the contact index load, minutes at 15M contacts, in the
+	// background of `serve`); Close stops them (stopping) and waits for
+	// them before closing the store, which they would otherwise read
+	// after it closed.
+	readsMu  sync.Mutex
+	stopping atomic.Bool // guarded by readsMu for writes
+	reads    sync.WaitGroup
+}
+
+// ErrClosed is returned by a contact index load that Close stopped or that
+// started after it.
+var ErrClosed = errors.New("embedded index: closed")
+
+// beginRead registers a long store read, false once Close has begun.
+func (e *Engine) beginRead() bool {
+	e.readsMu.Lock()
+	defer e.readsMu.Unlock()
+	if e.stopping.Load() {
+		return false
+	}
+	e.reads.Add(1)
+	return true
+}
+
+// stopReads makes long store reads stop and waits for them.
+func (e *Engine) stopReads() {
+	e.readsMu.Lock()
+	e.stopping.Store(true)
+	e.readsMu.Unlock()
+	e.reads.Wait()
 }
 
 // Open opens (creating if needed) the index stored in dir. It fails with an
@@ -594,6 +625,9 @@ func (e *Engine) Name() string { return "embedded" }
 
 // Close flushes and closes the store. Closing twice is a no-op.
 func (e *Engine) Close() error {
+	// Before writeMu: a contact index load waited for here takes no lock
+	// Close holds, but its caller may be waiting for it under e.mu.
+	e.stopReads()
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	if e.closed {
