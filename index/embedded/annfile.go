@@ -18,23 +18,24 @@ import (
 
 // The ANN index is saved at Close in annFile beside the store, so a warm
 // restart does not train or assign again. The assignments are listed in
-// domain order, which is the slot order of a freshly opened index (Open
-// reads the entries in key order; an open from a snapshot written after
-// companies were added or deleted keeps that session's slots, and the
-// reader sorts them by domain), with a hash of that order: a file that
-// does not match the opened index (written before a crash, or the index
-// changed by a loading command since) keeps its centroids and reassigns
-// every company in the background.
+// slot order, the live slots ascending, with a hash of their domains in
+// that order: the next open reads them straight onto its slots when they
+// hold the same domains, as an open from the resident snapshot written by
+// the same Close does (renumbering runs before the file is written). A
+// file that does not match the opened index (the snapshot was not usable,
+// or a loading command changed the companies since) keeps its centroids
+// and reassigns every company in the background.
 //
 // Layout, little-endian: annMagic, meta key u64, dim u32, nlist u32,
-// trained-for u64, companies u64, domain hash u64, nlist*dim float32
+// trained-for u64, companies u64, domains hash u64, nlist*dim float32
 // centroids, nlist*dim float32 member means, nlist*dim float32 member
 // variances, companies u16 lists (annNone: unassigned), CRC-32C of all
-// that. Version 1 files (no means and variances) are not read: the index
-// is trained again.
+// that. Older files are not read: the index is trained again. Version 2
+// listed the companies in domain order, which took a sort of every domain
+// at each open and Close (6 s of CPU at 10M, most of a warm restart).
 const (
 	annFile  = "ann-companies.bin"
-	annMagic = "PROSPECT-IVF-2\n"
+	annMagic = "PROSPECT-IVF-3\n"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -50,16 +51,31 @@ func (e *Engine) annMetaKey() uint64 {
 	return h.Sum64()
 }
 
-// domainHash hashes domains in the given slot order.
-func domainHash(domains *domainTable, order []uint32) uint64 {
+// domainsHash hashes the domains of the given slots in order: FNV-1a over
+// blocks of domainsHashBlock slots, hashed on every core, then over the
+// blocks' hashes.
+func domainsHash(domains *domainTable, order []uint32) uint64 {
+	blocks := make([]uint64, (len(order)+domainsHashBlock-1)/domainsHashBlock)
+	parallel(len(blocks), 1, func(_, lo, hi int) {
+		var buf []byte
+		for b := lo; b < hi; b++ {
+			h := fnv.New64a()
+			for _, id := range order[b*domainsHashBlock : min(len(order), (b+1)*domainsHashBlock)] {
+				buf = append(append(buf[:0], domains.get(id)...), '\n')
+				h.Write(buf)
+			}
+			blocks[b] = h.Sum64()
+		}
+	})
 	h := fnv.New64a()
-	var buf []byte
-	for _, id := range order {
-		buf = append(append(buf[:0], domains.get(id)...), '\n')
-		h.Write(buf)
+	h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(order))))
+	for _, b := range blocks {
+		h.Write(binary.LittleEndian.AppendUint64(nil, b))
 	}
 	return h.Sum64()
 }
+
+const domainsHashBlock = 1 << 18
 
 // saveANN writes the index at Close (writers and the builder have
 // stopped). A failure leaves no file: the next open rebuilds.
@@ -79,7 +95,6 @@ func (e *Engine) saveANN() {
 
 func (e *Engine) writeANN(path string, a *annIndex) error {
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
-	sortByDomain(e.domains, order)
 	f, err := os.OpenFile(path+".tmp", os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -97,7 +112,7 @@ func (e *Engine) writeANN(path string, a *annIndex) error {
 	b = binary.LittleEndian.AppendUint32(b, uint32(a.nlist))
 	b = binary.LittleEndian.AppendUint64(b, uint64(a.trainedN))
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(order)))
-	b = binary.LittleEndian.AppendUint64(b, domainHash(e.domains, order))
+	b = binary.LittleEndian.AppendUint64(b, domainsHash(e.domains, order))
 	for _, xs := range [][]float32{a.cent, a.mean, a.vari} {
 		for _, x := range xs {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
@@ -134,8 +149,8 @@ func (e *Engine) writeANN(path string, a *annIndex) error {
 
 var errANNFile = errors.New("ann file does not match")
 
-// loadANN installs the saved index, if any, right after loadAll (slots are
-// in domain order, no writer yet). Unassigned slots are left dirty for the
+// loadANN installs the saved index, if any, right after loadAll (no
+// writer yet). Unassigned slots are left dirty for the
 // builder.
 func (e *Engine) loadANN() {
 	a, err := e.readANN(filepath.Join(e.dir, annFile))
@@ -189,13 +204,7 @@ func (e *Engine) readANN(path string) (*annIndex, error) {
 		a.assign[i] = annNone
 	}
 	order := candIDs(e.live, int(e.live.GetCardinality()), nil)
-	if len(order) == n && (len(e.free) > 0 || domainHash(e.domains, order) != hash) {
-		// Slots not in domain order (an open from a snapshot written
-		// after companies were added or deleted): the file lists the
-		// companies by domain, whatever their slots.
-		sortByDomain(e.domains, order)
-	}
-	if len(order) != n || domainHash(e.domains, order) != hash {
+	if len(order) != n || domainsHash(e.domains, order) != hash {
 		// Another set of companies: keep the centroids, assign again.
 		a.dirty = e.live.Clone()
 		return a, nil

@@ -625,8 +625,8 @@ func (e *Engine) Name() string { return "embedded" }
 
 // Close flushes and closes the store. Closing twice is a no-op.
 func (e *Engine) Close() error {
-	// Before writeMu: a contact index load waited for here takes no lock
-	// Close holds, but its caller may be waiting for it under e.mu.
+	// First: a contact index load in flight reads the store without the
+	// engine's locks and must end before the store closes.
 	e.stopReads()
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
@@ -635,7 +635,6 @@ func (e *Engine) Close() error {
 	}
 	e.closed = true
 	e.stopANN()
-	e.saveANN()
 	if e.bulk != nil {
 		// Runs not yet ingested are written now; without FinishLoad, the
 		// next open compacts them in the background.
@@ -651,6 +650,8 @@ func (e *Engine) Close() error {
 		return fmt.Errorf("flush index: %w", err)
 	}
 	e.renumberForClose()
+	// After the renumbering: the file lists the assignments by slot.
+	e.saveANN()
 	e.closeSnapshot()
 	return errors.Join(e.flat.close(true), e.db.Close())
 }

@@ -297,46 +297,6 @@ func TestRenumberShare(t *testing.T) {
 	}
 }
 
-func TestSortByDomain(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	var ds []string
-	for _, d := range []string{"a.com", "ab.com", "abcdefgh", "abcdefg", "abcdefghi", "abcdefgh.io", "abcdefghabcdefgh.x",
-		"abcdefghabcdefgh", "abcdefghabcdefg", "z", "company-1.com", "company-10.com", "company-2.com", "ü.de"} {
-		ds = append(ds, d)
-	}
-	letters := "abc.-"
-	for len(ds) < 3000 {
-		b := make([]byte, 1+r.IntN(24))
-		for i := range b {
-			b[i] = letters[r.IntN(len(letters))]
-		}
-		if !slices.Contains(ds, string(b)) {
-			ds = append(ds, string(b))
-		}
-	}
-	tb := newDomainTable()
-	ids := make([]uint32, len(ds))
-	for i, d := range ds {
-		tb.add(uint32(i), d)
-		ids[i] = uint32(i)
-	}
-	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-	sortByDomain(tb, ids)
-	got := make([]string, len(ids))
-	for i, id := range ids {
-		got[i] = tb.get(id)
-	}
-	want := slices.Clone(ds)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("at %d: %q, want %q", i, got[i], want[i])
-			}
-		}
-	}
-}
-
 // renumberInListOrder renumbers e's slots into ANN list order as Close
 // does, with the builder stopped first (no batch in flight across it).
 func renumberInListOrder(t *testing.T, e *Engine) {
