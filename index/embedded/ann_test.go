@@ -247,7 +247,7 @@ func TestANNPersist(t *testing.T) {
 
 // TestANNPersistAfterWrites: after a session that deleted and added
 // companies, Close keeps its slots in the resident snapshot, and the next
-// open reads the ANN file's assignments (listed by domain) onto those
+// open reads the ANN file's assignments (listed by slot) onto those
 // slots whole: nothing is assigned again.
 func TestANNPersistAfterWrites(t *testing.T) {
 	n := 20_000
