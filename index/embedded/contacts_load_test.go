@@ -71,20 +71,10 @@ func BenchmarkLoadContacts(b *testing.B) {
 func TestContactsAfterLoad(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	e, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "test-embedder", Dimension: enginetest.Dim}); err != nil {
-		t.Fatal(err)
-	}
 	docs := enginetest.ContactFixtures()
-	if _, err := e.UpsertContacts(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
+	storeContacts(t, dir, docs)
+	var e *Engine
+	var err error
 	for round := 0; round < 2; round++ {
 		if e, err = Open(dir, Options{}); err != nil {
 			t.Fatal(err)
@@ -168,13 +158,6 @@ func TestContactsAfterLoad(t *testing.T) {
 func TestCloseStopsContactLoad(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	e, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "test-embedder", Dimension: enginetest.Dim}); err != nil {
-		t.Fatal(err)
-	}
 	base := enginetest.ContactFixtures()
 	docs := make([]index.ContactDoc, 0, 5000) // more than one batch of the reader
 	for i := range cap(docs) {
@@ -182,14 +165,10 @@ func TestCloseStopsContactLoad(t *testing.T) {
 		d.Contact.PersonaID = int64(10_000 + i)
 		docs = append(docs, d)
 	}
-	if _, err := e.UpsertContacts(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
+	storeContacts(t, dir, docs)
 
-	if e, err = Open(dir, Options{}); err != nil {
+	e, err := Open(dir, Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	reached := make(chan struct{})
@@ -230,5 +209,24 @@ func TestCloseStopsContactLoad(t *testing.T) {
 	}
 	if err := e.LoadContacts(); !errors.Is(err, ErrClosed) {
 		t.Fatalf("contact load after Close: %v, want ErrClosed", err)
+	}
+}
+
+// storeContacts writes docs into a new index in dir and closes it.
+func storeContacts(t *testing.T, dir string, docs []index.ContactDoc) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "test-embedder", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.UpsertContacts(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
