@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -103,4 +105,110 @@ func TestInRange(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEvalOverLiveSkipsIntersection holds eval over every live contact
+// (cand == x.live, where within skips the intersection and may return a
+// posting list itself) to eval over an equal copy of x.live (which
+// intersects), after deletions and in-place replacements, and checks that
+// searches leave the shared posting lists unchanged.
+func TestEvalOverLiveSkipsIntersection(t *testing.T) {
+	e, x := sketchCorpus(t, 16, 3000, 200)
+	ctx := context.Background()
+	var gone []int64
+	for pid := int64(5); pid <= 3000; pid += 7 {
+		gone = append(gone, pid)
+	}
+	if _, err := e.DeleteContacts(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	vp := index.Terms{Field: index.SeniorityField, Values: []string{"vp"}}
+	for _, tc := range []struct {
+		name string
+		f    index.Filter
+	}{
+		{"one list", vp},
+		{"two lists", index.Terms{Field: index.SeniorityField, Values: []string{"vp", "manager"}}},
+		{"no list", index.Terms{Field: index.SeniorityField, Values: []string{"cxo"}}},
+		{"one employer", index.Terms{Field: index.DomainField, Values: []string{"c7.example"}}},
+		{"flag", index.Exists{Field: index.ContactEmailField}},
+		{"and not", index.And{vp, index.Terms{Field: index.DomainField, Values: []string{"c7.example", "c9.example", "c11.example"}},
+			index.Not{Filter: index.Terms{Field: index.PersonaIDField, Values: []string{"8"}}}}},
+		{"or", index.Or{vp, index.Terms{Field: index.DomainField, Values: []string{"c3.example"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x.mu.RLock()
+			defer x.mu.RUnlock()
+			before := x.post[index.SeniorityField]["vp"].GetCardinality()
+			got, err := x.eval(tc.f, x.live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copied, err := x.eval(tc.f, x.live.Clone())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := roaring.New()
+			for it := x.live.Iterator(); it.HasNext(); {
+				if id := it.Next(); matchContact(x, tc.f, id) {
+					want.Add(id)
+				}
+			}
+			if !got.Equals(want) || !copied.Equals(want) {
+				t.Fatalf("over x.live: %d contacts, over a copy: %d, want %d", got.GetCardinality(), copied.GetCardinality(), want.GetCardinality())
+			}
+			if !roaring.AndNot(got, x.live).IsEmpty() {
+				t.Fatal("a deleted contact matched")
+			}
+			if _, err := x.eval(index.Not{Filter: tc.f}, got); err != nil {
+				t.Fatal(err)
+			}
+			if after := x.post[index.SeniorityField]["vp"].GetCardinality(); after != before {
+				t.Fatalf("the vp posting list changed: %d → %d", before, after)
+			}
+		})
+	}
+	if n := x.post[index.SeniorityField]["vp"].GetCardinality(); n == 0 || n >= 3000/2 {
+		t.Fatalf("vp contacts after deletions: %d", n)
+	}
+}
+
+// matchContact evaluates the filters of TestEvalOverLiveSkipsIntersection
+// on one contact of sketchCorpus (odd persona ids are "vp", no addresses).
+func matchContact(x *contactIndex, f index.Filter, id uint32) bool {
+	switch n := f.(type) {
+	case index.Terms:
+		var v string
+		switch n.Field {
+		case index.SeniorityField:
+			v = "manager"
+			if x.persona[id]%2 == 1 {
+				v = "vp"
+			}
+		case index.DomainField:
+			v = x.domNames[x.domID[id]]
+		case index.PersonaIDField:
+			v = strconv.FormatInt(x.persona[id], 10)
+		}
+		return slices.Contains(n.Values, v)
+	case index.Exists:
+		return false
+	case index.And:
+		for _, c := range n {
+			if !matchContact(x, c, id) {
+				return false
+			}
+		}
+		return true
+	case index.Or:
+		for _, c := range n {
+			if matchContact(x, c, id) {
+				return true
+			}
+		}
+		return false
+	case index.Not:
+		return !matchContact(x, n.Filter, id)
+	}
+	panic(fmt.Sprintf("filter %T", f))
 }

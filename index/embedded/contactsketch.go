@@ -45,23 +45,39 @@ import (
 var contactExactMax, contactPoolMin, contactPoolPerContact = 20_000, 2000, 5
 
 // contactSigns returns the sign sketches of int8 vector chunks (a bit set
-// where the code is positive), one chunk of sketches per chunk of codes.
+// where the code is positive), one chunk of sketches per chunk of codes,
+// carved from one allocation on huge pages (allocSigns).
 func contactSigns(vecs [][]int8, dim int) [][]uint64 {
 	if dim == 0 {
 		return nil
 	}
 	w := signWords(dim)
-	out := make([][]uint64, len(vecs))
+	out := allocSigns(len(vecs), w)
 	parallel(len(vecs), 1, func(_, lo, hi int) {
 		for c := lo; c < hi; c++ {
-			s := make([]uint64, chunkDocs*w)
+			s := out[c]
 			for i := 0; i < chunkDocs; i++ {
 				sketch(vecs[c][i*dim:(i+1)*dim], s[i*w:(i+1)*w])
 			}
-			out[c] = s
 		}
 	})
 	return out
+}
+
+// signChunk returns the next chunk of sketches for setRow, allocating
+// signBlock of them at once when none is left (allocSigns: one
+// allocation holds whole huge pages, where a single 2 MiB chunk holds
+// none unless it happens to be aligned). The sketch pass of a broad
+// filter reads one sketch a candidate at random over every chunk (15M
+// contacts: 480 MB of sketches, 117,000 4 KiB pages), and on 4 KiB pages
+// most of those reads also miss the TLB.
+func (x *contactIndex) signChunk() []uint64 {
+	if len(x.signSpare) == 0 {
+		x.signSpare = allocSigns(signBlock, signWords(x.dim))
+	}
+	c := x.signSpare[0]
+	x.signSpare = x.signSpare[1:]
+	return c
 }
 
 // signOf returns contact id's sign sketch.
