@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -107,17 +108,13 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 	qp := newQPlanes(s.Vector, refinePlanes)
 	sc.est, sc.doms = grow(sc.est, c), grow(sc.doms, c)
 	est, doms := sc.est, sc.doms
-	hist := x.estimateAll(ctx, qp, ids, est, doms)
 	words := (len(x.domNames) + 63) / 64
-	sc.seen, sc.chosen = grow(sc.seen, words), grow(sc.chosen, words)
-	seen := sc.seen
-	clear(seen)
-	for _, d := range doms {
-		if seen[d/64]&(1<<(d%64)) == 0 {
-			seen[d/64] |= 1 << (d % 64)
-			companies++
-		}
+	sc.seen = grow(sc.seen, runtime.GOMAXPROCS(0))
+	for w := range sc.seen {
+		sc.seen[w] = grow(sc.seen[w], words)
 	}
+	sc.chosen = grow(sc.chosen, words)
+	hist, companies := x.estimateAll(ctx, qp, ids, est, doms, sc.seen)
 	if companies <= s.MaxCompanies || ctx.Err() != nil {
 		// Every employer is in the result: nothing to choose.
 		return nil, c, companies, false
@@ -201,28 +198,49 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 type sketchScratch struct {
 	ids, doms, members []uint32
 	est                []uint16
-	seen, chosen       []uint64
+	seen               [][]uint64 // a bitset of employers a worker
+	chosen             []uint64
 }
 
 var contactScratch = sync.Pool{New: func() any { return new(sketchScratch) }}
 
 // estimateAll writes the sketch estimate and the employer id of each of
 // ids into est and doms, in parallel, and returns the histogram of the
-// estimates.
-func (x *contactIndex) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32) []int32 {
+// estimates. With seen (one bitset of len(x.domNames) bits a worker:
+// GOMAXPROCS of them) it also returns the count of distinct employers,
+// each worker marking its share's in its own bitset (a serial pass over
+// the employer ids of a broad filter's candidates was ~2 ms at 600,000).
+func (x *contactIndex) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32, seen [][]uint64) (hist []int32, companies int) {
 	workers := runtime.GOMAXPROCS(0)
 	hists := make([][]int32, workers)
 	used := parallel(len(ids), 16384, func(w, lo, hi int) {
 		h := make([]int32, qp.max+1)
 		x.estimate(ctx, qp, ids[lo:hi], est[lo:hi], doms[lo:hi], h)
 		hists[w] = h
+		if seen != nil {
+			s := seen[w]
+			clear(s)
+			for _, d := range doms[lo:hi] {
+				s[d/64] |= 1 << (d % 64)
+			}
+		}
 	})
 	for _, h := range hists[1:used] {
 		for v, n := range h {
 			hists[0][v] += n
 		}
 	}
-	return hists[0]
+	if seen != nil {
+		for _, s := range seen[1:used] {
+			for i, v := range s {
+				seen[0][i] |= v
+			}
+		}
+		for _, v := range seen[0] {
+			companies += bits.OnesCount64(v)
+		}
+	}
+	return hists[0], companies
 }
 
 // estimate is estimateAll's work on one share of the ids. For 4-word

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -306,7 +307,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 	b.Run("sketch", func(b *testing.B) {
 		cpu := cputime.Process()
 		for b.Loop() {
-			x.estimateAll(ctx, qp, ids, est, doms)
+			x.estimateAll(ctx, qp, ids, est, doms, nil)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
 		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
@@ -369,6 +370,20 @@ func TestEstimateBlocks(t *testing.T) {
 			}
 			if !slices.Equal(hist, want) {
 				t.Fatal("histograms differ")
+			}
+			// Every core's share: the histogram and the employer count.
+			seen := make([][]uint64, runtime.GOMAXPROCS(0))
+			for w := range seen {
+				seen[w] = make([]uint64, (5000+63)/64)
+				seen[w][0] = ^uint64(0) // a previous search's marks
+			}
+			all, companies := x.estimateAll(context.Background(), qp, ids, est, doms, seen)
+			employers := map[uint32]bool{}
+			for _, id := range ids {
+				employers[x.domID[id]] = true
+			}
+			if !slices.Equal(all, want) || companies != len(employers) {
+				t.Fatalf("estimateAll: %d employers, want %d (or the histograms differ)", companies, len(employers))
 			}
 		})
 	}
