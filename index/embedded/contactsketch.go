@@ -72,14 +72,7 @@ func contactSigns(vecs [][]int8, dim int) [][]uint64 {
 // filter reads one sketch a candidate at random over every chunk (15M
 // contacts: 480 MB of sketches, 117,000 4 KiB pages), and on 4 KiB pages
 // most of those reads also miss the TLB.
-func (x *contactIndex) signChunk() []uint64 {
-	if len(x.signSpare) == 0 {
-		x.signSpare = allocSigns(signBlock, signWords(x.dim))
-	}
-	c := x.signSpare[0]
-	x.signSpare = x.signSpare[1:]
-	return c
-}
+func (x *contactIndex) signChunk() []uint64 { return nextSignChunk(&x.signSpare, signWords(x.dim)) }
 
 // signOf returns contact id's sign sketch.
 func (x *contactIndex) signOf(id uint32) []uint64 {

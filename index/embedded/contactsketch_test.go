@@ -273,16 +273,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 	}
 	const dim = 256
 	rng := rand.New(rand.NewPCG(1, 1))
-	x := newContactIndex()
-	x.dim = dim
-	for c := 0; c*chunkDocs < n; c++ {
-		v := make([]int8, chunkDocs*dim)
-		for i := range v {
-			v[i] = int8(rng.IntN(255) - 127)
-		}
-		x.vecs = append(x.vecs, v)
-	}
-	x.signs = contactSigns(x.vecs, dim)
+	x := randomContactCodes(rng, n, dim)
 	x.scale = make([]float32, n)
 	x.domID = make([]uint32, n)
 	for i := range x.domID {
@@ -328,16 +319,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 func TestEstimateBlocks(t *testing.T) {
 	const dim, n = 256, 3 * chunkDocs / 2
 	rng := rand.New(rand.NewPCG(5, 6))
-	x := newContactIndex()
-	x.dim = dim
-	for c := 0; c*chunkDocs < n; c++ {
-		v := make([]int8, chunkDocs*dim)
-		for i := range v {
-			v[i] = int8(rng.IntN(255) - 127)
-		}
-		x.vecs = append(x.vecs, v)
-	}
-	x.signs = contactSigns(x.vecs, dim)
+	x := randomContactCodes(rng, n, dim)
 	x.domID = make([]uint32, len(x.vecs)*chunkDocs)
 	for i := range x.domID {
 		x.domID[i] = uint32(rng.IntN(5000))
@@ -387,4 +369,20 @@ func TestEstimateBlocks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// randomContactCodes returns a contact index holding only the int8 codes
+// (uniform at random) and sign sketches of n contacts, whole chunks.
+func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
+	x := newContactIndex()
+	x.dim = dim
+	for c := 0; c*chunkDocs < n; c++ {
+		v := make([]int8, chunkDocs*dim)
+		for i := range v {
+			v[i] = int8(rng.IntN(255) - 127)
+		}
+		x.vecs = append(x.vecs, v)
+	}
+	x.signs = contactSigns(x.vecs, dim)
+	return x
 }
