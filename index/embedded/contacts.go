@@ -70,13 +70,16 @@ type contactIndex struct {
 	free    []uint32
 	vecs    [][]int8   // chunkDocs vectors a chunk
 	signs   [][]uint64 // their sign sketches, chunkDocs a chunk (contactsketch.go)
-	scale   []float32
-	live    *roaring.Bitmap
-	post    map[index.Field]map[string]*roaring.Bitmap
-	flags   map[index.Field]*roaring.Bitmap
-	conns   []int32
-	jobs    []int32
-	rank    []uint8 // seniority rank, 0 = executive, 7 = unknown
+	// signSpare holds sketch chunks allocated ahead for setRow
+	// (signChunk), signBlock at a time.
+	signSpare [][]uint64
+	scale     []float32
+	live      *roaring.Bitmap
+	post      map[index.Field]map[string]*roaring.Bitmap
+	flags     map[index.Field]*roaring.Bitmap
+	conns     []int32
+	jobs      []int32
+	rank      []uint8 // seniority rank, 0 = executive, 7 = unknown
 	// Employer domains are interned: domID per contact, domNames per id.
 	domID    []uint32
 	domIDs   map[string]uint32
@@ -685,7 +688,7 @@ func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 	}
 	copy(x.vecs[c][(int(id)%chunkDocs)*x.dim:], en.vec)
 	for len(x.signs) <= c {
-		x.signs = append(x.signs, make([]uint64, chunkDocs*signWords(x.dim)))
+		x.signs = append(x.signs, x.signChunk())
 	}
 	sig := x.signOf(id)
 	clear(sig) // a reused id's old sketch
@@ -1069,19 +1072,11 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 			}
 			return roaring.And(out, cand), nil
 		}
-		post := x.post[n.Field]
-		lists := make([]*roaring.Bitmap, 0, len(n.Values))
-		for _, v := range n.Values {
-			if n.Field == index.SkillField || n.Field == index.ContactEmailField || n.Field == index.LinkedInField {
-				v = strings.ToLower(v)
-			}
-			if bm := post[v]; bm != nil {
-				lists = append(lists, bm)
-			}
-		}
-		return roaring.And(roaring.FastOr(lists...), cand), nil
+		lists, _ := x.lists(n)
+		return x.within(lists, cand), nil
 	case index.Exists:
-		return roaring.And(x.flags[n.Field], cand), nil
+		lists, _ := x.lists(n)
+		return x.within(lists, cand), nil
 	case index.Range:
 		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 		if n.Min != nil {
@@ -1116,8 +1111,31 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		}
 		return filterIDs(narrowed, func(id uint32) bool { return textfold.ContainsPhrase(x.titleOf(id), p) }), nil
 	case index.And:
-		cur := cand
+		// The posting-list filters first, in one intersection; the
+		// others then narrow it, in order.
+		var sets []*roaring.Bitmap
+		var rest []index.Filter
 		for _, c := range n {
+			lists, ok := x.lists(c)
+			switch {
+			case !ok:
+				rest = append(rest, c)
+			case len(lists) == 0:
+				return roaring.New(), nil
+			case len(lists) == 1:
+				sets = append(sets, lists[0])
+			default:
+				sets = append(sets, roaring.FastOr(lists...))
+			}
+		}
+		cur := cand
+		if len(sets) > 0 {
+			if cand != x.live { // postings hold only live contacts (within)
+				sets = append(sets, cand)
+			}
+			cur = intersectAll(sets)
+		}
+		for _, c := range rest {
 			next, err := x.eval(c, cur)
 			if err != nil {
 				return nil, err
@@ -1131,6 +1149,65 @@ func (x *contactIndex) eval(f index.Filter, cand *roaring.Bitmap) (*roaring.Bitm
 		return evalNot(n, cand, x.eval)
 	}
 	return nil, fmt.Errorf("%w: filter %T", index.ErrUnsupported, f)
+}
+
+// lists returns the posting lists (or the flag) whose union is f, for
+// plain keyword Terms and Exists; ok is false for every other filter.
+func (x *contactIndex) lists(f index.Filter) (lists []*roaring.Bitmap, ok bool) {
+	switch n := f.(type) {
+	case index.Terms:
+		if n.Key != "" || n.Field == index.PersonaIDField || hashedField(n.Field) {
+			return nil, false
+		}
+		post := x.post[n.Field]
+		lists = make([]*roaring.Bitmap, 0, len(n.Values))
+		for _, v := range n.Values {
+			if n.Field == index.SkillField {
+				v = strings.ToLower(v)
+			}
+			if bm := post[v]; bm != nil {
+				lists = append(lists, bm)
+			}
+		}
+		return lists, true
+	case index.Exists:
+		return []*roaring.Bitmap{x.flags[n.Field]}, true
+	}
+	return nil, false
+}
+
+// intersectAll returns the intersection of sets (at least one; none is
+// modified; the result may be one of them). One intersection of every
+// posting-list filter of an And, rather than one new bitmap a filter: at
+// 15M contacts a grouped search's filter (two seniorities, a department,
+// a company country) was intersected in 6.5-11 ms as a chain, 3.1-5.3 ms
+// at once (BenchmarkIntersectAll, synthetic, load average ~3).
+func intersectAll(sets []*roaring.Bitmap) *roaring.Bitmap {
+	if len(sets) == 1 {
+		return sets[0]
+	}
+	return roaring.FastAnd(sets...)
+}
+
+// within returns the union of lists (posting lists or flags) within
+// cand. Postings and flags hold only live contacts (unplace takes a
+// contact out of every one), so over every live contact — the first
+// filter of a search, cand == x.live — the intersection is skipped, and a
+// single list is returned itself (eval's results are read, never
+// written; nil filters already return x.live). Otherwise the union, a
+// new bitmap, is intersected in place.
+func (x *contactIndex) within(lists []*roaring.Bitmap, cand *roaring.Bitmap) *roaring.Bitmap {
+	if len(lists) == 1 {
+		if cand == x.live {
+			return lists[0]
+		}
+		return roaring.And(lists[0], cand)
+	}
+	or := roaring.FastOr(lists...)
+	if cand != x.live {
+		or.And(cand)
+	}
+	return or
 }
 
 // inRange returns the ids of cand whose value in col lies in [lo, hi].

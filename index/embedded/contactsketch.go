@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -45,24 +46,33 @@ import (
 var contactExactMax, contactPoolMin, contactPoolPerContact = 20_000, 2000, 5
 
 // contactSigns returns the sign sketches of int8 vector chunks (a bit set
-// where the code is positive), one chunk of sketches per chunk of codes.
+// where the code is positive), one chunk of sketches per chunk of codes,
+// carved from one allocation on huge pages (allocSigns).
 func contactSigns(vecs [][]int8, dim int) [][]uint64 {
 	if dim == 0 {
 		return nil
 	}
 	w := signWords(dim)
-	out := make([][]uint64, len(vecs))
+	out := allocSigns(len(vecs), w)
 	parallel(len(vecs), 1, func(_, lo, hi int) {
 		for c := lo; c < hi; c++ {
-			s := make([]uint64, chunkDocs*w)
+			s := out[c]
 			for i := 0; i < chunkDocs; i++ {
 				sketch(vecs[c][i*dim:(i+1)*dim], s[i*w:(i+1)*w])
 			}
-			out[c] = s
 		}
 	})
 	return out
 }
+
+// signChunk returns the next chunk of sketches for setRow, allocating
+// signBlock of them at once when none is left (allocSigns: one
+// allocation holds whole huge pages, where a single 2 MiB chunk holds
+// none unless it happens to be aligned). The sketch pass of a broad
+// filter reads one sketch a candidate at random over every chunk (15M
+// contacts: 480 MB of sketches, 117,000 4 KiB pages), and on 4 KiB pages
+// most of those reads also miss the TLB.
+func (x *contactIndex) signChunk() []uint64 { return nextSignChunk(&x.signSpare, signWords(x.dim)) }
 
 // signOf returns contact id's sign sketch.
 func (x *contactIndex) signOf(id uint32) []uint64 {
@@ -91,17 +101,13 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 	qp := newQPlanes(s.Vector, refinePlanes)
 	sc.est, sc.doms = grow(sc.est, c), grow(sc.doms, c)
 	est, doms := sc.est, sc.doms
-	hist := x.estimateAll(ctx, qp, ids, est, doms)
 	words := (len(x.domNames) + 63) / 64
-	sc.seen, sc.chosen = grow(sc.seen, words), grow(sc.chosen, words)
-	seen := sc.seen
-	clear(seen)
-	for _, d := range doms {
-		if seen[d/64]&(1<<(d%64)) == 0 {
-			seen[d/64] |= 1 << (d % 64)
-			companies++
-		}
+	sc.seen = grow(sc.seen, runtime.GOMAXPROCS(0))
+	for w := range sc.seen {
+		sc.seen[w] = grow(sc.seen[w], words)
 	}
+	sc.chosen = grow(sc.chosen, words)
+	hist, companies := x.estimateAll(ctx, qp, ids, est, doms, sc.seen)
 	if companies <= s.MaxCompanies || ctx.Err() != nil {
 		// Every employer is in the result: nothing to choose.
 		return nil, c, companies, false
@@ -185,48 +191,89 @@ func (x *contactIndex) sketchPick(ctx context.Context, cand *roaring.Bitmap, s i
 type sketchScratch struct {
 	ids, doms, members []uint32
 	est                []uint16
-	seen, chosen       []uint64
+	seen               [][]uint64 // a bitset of employers a worker
+	chosen             []uint64
 }
 
 var contactScratch = sync.Pool{New: func() any { return new(sketchScratch) }}
 
 // estimateAll writes the sketch estimate and the employer id of each of
 // ids into est and doms, in parallel, and returns the histogram of the
-// estimates.
-func (x *contactIndex) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32) []int32 {
+// estimates. With seen (one bitset of len(x.domNames) bits a worker:
+// GOMAXPROCS of them) it also returns the count of distinct employers,
+// each worker marking its share's in its own bitset (a serial pass over
+// the employer ids of a broad filter's candidates was ~2 ms at 600,000).
+func (x *contactIndex) estimateAll(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32, seen [][]uint64) (hist []int32, companies int) {
 	workers := runtime.GOMAXPROCS(0)
 	hists := make([][]int32, workers)
 	used := parallel(len(ids), 16384, func(w, lo, hi int) {
 		h := make([]int32, qp.max+1)
 		x.estimate(ctx, qp, ids[lo:hi], est[lo:hi], doms[lo:hi], h)
 		hists[w] = h
+		if seen != nil {
+			s := seen[w]
+			clear(s)
+			for _, d := range doms[lo:hi] {
+				s[d/64] |= 1 << (d % 64)
+			}
+		}
 	})
 	for _, h := range hists[1:used] {
 		for v, n := range h {
 			hists[0][v] += n
 		}
 	}
-	return hists[0]
+	if seen != nil {
+		for _, s := range seen[1:used] {
+			for i, v := range s {
+				seen[0][i] |= v
+			}
+		}
+		for _, v := range seen[0] {
+			companies += bits.OnesCount64(v)
+		}
+	}
+	return hists[0], companies
 }
 
-// estimate is estimateAll's work on one share of the ids.
+// estimate is estimateAll's work on one share of the ids. For 4-word
+// sketches and three planes it works in blocks of sketchBlock candidates,
+// as the company screen's estimate3 does: a first loop only copies each
+// candidate's sketch and employer id (two reads that miss the caches: a
+// filter's candidates lie at random over the whole index), a second
+// scores the copies. The copying loop is a few instructions a candidate,
+// so the processor's window holds many more of those reads at once than
+// when each is followed by the scoring's forty (docs/benchmarks.md,
+// "Grouped contact search at 10M / 15M").
 func (x *contactIndex) estimate(ctx context.Context, qp *qplanes, ids []uint32, est []uint16, doms []uint32, hist []int32) {
 	words := qp.words
+	if words == 4 && len(qp.planes) == 3 {
+		p := qp.unpack3()
+		var buf [sketchBlock][4]uint64
+		for start := 0; start < len(ids); start += sketchBlock {
+			if start%(1<<14) == 0 && ctx.Err() != nil {
+				return
+			}
+			part := ids[start:min(len(ids), start+sketchBlock)]
+			d := doms[start : start+len(part)]
+			for i, id := range part {
+				buf[i] = *(*[4]uint64)(x.signs[id/chunkDocs][int(id%chunkDocs)*4:])
+				d[i] = x.domID[id]
+			}
+			out := est[start : start+len(part)]
+			for i := range part {
+				v := p.score(&buf[i])
+				out[i] = uint16(v)
+				hist[v]++
+			}
+		}
+		return
+	}
 	for start := 0; start < len(ids); start += 1 << 14 {
 		if ctx.Err() != nil {
 			return
 		}
 		end := min(len(ids), start+1<<14)
-		if words == 4 && len(qp.planes) == 3 {
-			p := qp.unpack3()
-			for i, id := range ids[start:end] {
-				v := p.score((*[4]uint64)(x.signs[id/chunkDocs][int(id%chunkDocs)*4:]))
-				doms[start+i] = x.domID[id]
-				est[start+i] = uint16(v)
-				hist[v]++
-			}
-			continue
-		}
 		for i, id := range ids[start:end] {
 			v := qp.estimate(x.signOf(id))
 			doms[start+i] = x.domID[id]

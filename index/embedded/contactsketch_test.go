@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -272,16 +273,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 	}
 	const dim = 256
 	rng := rand.New(rand.NewPCG(1, 1))
-	x := newContactIndex()
-	x.dim = dim
-	for c := 0; c*chunkDocs < n; c++ {
-		v := make([]int8, chunkDocs*dim)
-		for i := range v {
-			v[i] = int8(rng.IntN(255) - 127)
-		}
-		x.vecs = append(x.vecs, v)
-	}
-	x.signs = contactSigns(x.vecs, dim)
+	x := randomContactCodes(rng, n, dim)
 	x.scale = make([]float32, n)
 	x.domID = make([]uint32, n)
 	for i := range x.domID {
@@ -306,7 +298,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 	b.Run("sketch", func(b *testing.B) {
 		cpu := cputime.Process()
 		for b.Loop() {
-			x.estimateAll(ctx, qp, ids, est, doms)
+			x.estimateAll(ctx, qp, ids, est, doms, nil)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
 		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
@@ -319,4 +311,78 @@ func BenchmarkContactSketchPass(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
 		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
 	})
+}
+
+// TestEstimateBlocks holds the blocked estimate of 4-word sketches (copy a
+// block, then score it) to the one-candidate-at-a-time estimate of
+// qplanes, across block boundaries.
+func TestEstimateBlocks(t *testing.T) {
+	const dim, n = 256, 3 * chunkDocs / 2
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := randomContactCodes(rng, n, dim)
+	x.domID = make([]uint32, len(x.vecs)*chunkDocs)
+	for i := range x.domID {
+		x.domID[i] = uint32(rng.IntN(5000))
+	}
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64())
+	}
+	qp := newQPlanes(q, refinePlanes)
+	if qp.words != 4 || len(qp.planes) != 3 {
+		t.Fatalf("%d words, %d planes: not the blocked path", qp.words, len(qp.planes))
+	}
+	for _, c := range []int{0, 1, sketchBlock - 1, sketchBlock, sketchBlock + 1, 1<<14 + 3, 40_000} {
+		t.Run(strconv.Itoa(c), func(t *testing.T) {
+			ids := make([]uint32, 0, c)
+			for _, i := range rng.Perm(n)[:c] {
+				ids = append(ids, uint32(i))
+			}
+			slices.Sort(ids)
+			est, doms := make([]uint16, c), make([]uint32, c)
+			hist := make([]int32, qp.max+1)
+			x.estimate(context.Background(), qp, ids, est, doms, hist)
+			want := make([]int32, qp.max+1)
+			for i, id := range ids {
+				v := qp.estimate(x.signOf(id))
+				if int(est[i]) != v || doms[i] != x.domID[id] {
+					t.Fatalf("candidate %d (id %d): estimate %d, employer %d; want %d, %d", i, id, est[i], doms[i], v, x.domID[id])
+				}
+				want[v]++
+			}
+			if !slices.Equal(hist, want) {
+				t.Fatal("histograms differ")
+			}
+			// Every core's share: the histogram and the employer count.
+			seen := make([][]uint64, runtime.GOMAXPROCS(0))
+			for w := range seen {
+				seen[w] = make([]uint64, (5000+63)/64)
+				seen[w][0] = ^uint64(0) // a previous search's marks
+			}
+			all, companies := x.estimateAll(context.Background(), qp, ids, est, doms, seen)
+			employers := map[uint32]bool{}
+			for _, id := range ids {
+				employers[x.domID[id]] = true
+			}
+			if !slices.Equal(all, want) || companies != len(employers) {
+				t.Fatalf("estimateAll: %d employers, want %d (or the histograms differ)", companies, len(employers))
+			}
+		})
+	}
+}
+
+// randomContactCodes returns a contact index holding only the int8 codes
+// (uniform at random) and sign sketches of n contacts, whole chunks.
+func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
+	x := newContactIndex()
+	x.dim = dim
+	for c := 0; c*chunkDocs < n; c++ {
+		v := make([]int8, chunkDocs*dim)
+		for i := range v {
+			v[i] = int8(rng.IntN(255) - 127)
+		}
+		x.vecs = append(x.vecs, v)
+	}
+	x.signs = contactSigns(x.vecs, dim)
+	return x
 }

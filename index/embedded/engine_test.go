@@ -188,3 +188,55 @@ func TestContactsSurviveReopen(t *testing.T) {
 		t.Fatalf("search after reopen: %+v %v", res, err)
 	}
 }
+
+// TestFound holds found to its contract with many reads in flight: the
+// records in key order, the missing ones skipped, the first error (in key
+// order) returned.
+func TestFound(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		name    string
+		n       int
+		missing func(k int) bool
+		failAt  int // -1: none
+		want    int
+	}{
+		{"empty", 0, func(int) bool { return false }, -1, 0},
+		{"one", 1, func(int) bool { return false }, -1, 1},
+		{"many", 500, func(int) bool { return false }, -1, 500},
+		{"some missing", 500, func(k int) bool { return k%3 == 0 }, -1, 333},
+		{"an error", 500, func(int) bool { return false }, 321, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keys := make([]int, tc.n)
+			for i := range keys {
+				keys[i] = i
+			}
+			got, err := found(keys, func(k int) (int, error) {
+				switch {
+				case k == tc.failAt:
+					return 0, boom
+				case tc.missing(k):
+					return 0, index.ErrNotFound
+				}
+				return 10 * k, nil
+			})
+			if tc.failAt >= 0 {
+				if !errors.Is(err, boom) {
+					t.Fatalf("err = %v, want boom", err)
+				}
+				return
+			}
+			if err != nil || len(got) != tc.want {
+				t.Fatalf("got %d records, err %v; want %d", len(got), err, tc.want)
+			}
+			prev := -1
+			for _, v := range got {
+				if v%10 != 0 || v <= prev || tc.missing(v/10) {
+					t.Fatalf("record %d after %d: out of order or a missing key", v, prev)
+				}
+				prev = v
+			}
+		})
+	}
+}

@@ -544,7 +544,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	e.annWake()
 	csigns := contactSigns(cvecs, dim)
 	x.mu.Lock()
-	x.vecs, x.signs, x.scale, x.dim = cvecs, csigns, cscale, dim
+	x.vecs, x.signs, x.signSpare, x.scale, x.dim = cvecs, csigns, nil, cscale, dim
 	x.dropSets()
 	x.mu.Unlock()
 	e.refit = nil

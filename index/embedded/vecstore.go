@@ -49,12 +49,16 @@ func allocSigns(n, w int) [][]uint64 {
 
 // signChunk returns the next chunk of sketches for place, allocating
 // signBlock of them when none is left. Callers hold mu for writing.
-func (e *Engine) signChunk() []uint64 {
-	if len(e.signSpare) == 0 {
-		e.signSpare = allocSigns(signBlock, signWords(e.dim))
+func (e *Engine) signChunk() []uint64 { return nextSignChunk(&e.signSpare, signWords(e.dim)) }
+
+// nextSignChunk takes the first chunk of *spare, refilling it with
+// signBlock chunks of w-word sketches (allocSigns) when it is empty.
+func nextSignChunk(spare *[][]uint64, w int) []uint64 {
+	if len(*spare) == 0 {
+		*spare = allocSigns(signBlock, w)
 	}
-	c := e.signSpare[0]
-	e.signSpare = e.signSpare[1:]
+	c := (*spare)[0]
+	*spare = (*spare)[1:]
 	return c
 }
 
