@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -56,15 +57,19 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 			seniority = "manager"
 		}
 		docs[i] = index.ContactDoc{Vector: v, Contact: record.Contact{PersonaID: int64(i + 1), Name: "P " + strconv.Itoa(i),
-			Seniority: seniority, Domain: "c" + strconv.Itoa(rng.IntN(companies)) + ".example"}}
+			Seniority: seniority, Department: record.Departments[rng.IntN(4)], Domain: "c" + strconv.Itoa(rng.IntN(companies)) + ".example"}}
 	}
-	for lo := 0; lo < n; lo += 1000 {
-		if _, err := e.UpsertContacts(ctx, docs[lo:min(n, lo+1000)]); err != nil {
+	// A twentieth is written after the reopening (the next slots).
+	late := n - n/20
+	for lo := 0; lo < late; lo += 1000 {
+		if _, err := e.UpsertContacts(ctx, docs[lo:min(late, lo+1000)]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Reopened, the sketches come from the load; then a tenth of the
-	// contacts move elsewhere (replaced in place) and their sketches with them.
+	// Reopened, the sketches come from the load (slots by department and
+	// seniority); then a tenth of the contacts move elsewhere (replaced in
+	// place, some to another department) and their sketches with them, a
+	// few are deleted, and the late ones are added.
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +80,14 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 	moved := docs[:n/10]
 	for i := range moved {
 		slices.Reverse(moved[i].Vector)
+		if i%3 == 0 {
+			moved[i].Contact.Department = record.Departments[5]
+		}
 	}
-	if _, err := e.UpsertContacts(ctx, moved); err != nil {
+	if _, err := e.UpsertContacts(ctx, append(slices.Clone(moved), docs[late:]...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteContacts(ctx, []int64{int64(n / 2), int64(late + 1)}); err != nil {
 		t.Fatal(err)
 	}
 	x, err := e.contactIdx()
@@ -84,6 +95,66 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 		t.Fatal(err)
 	}
 	return e, x
+}
+
+// TestSignLayout checks the slots a load lays out: one per contact, each
+// (department, seniority) group a run of slots in id order, and the
+// contacts written after the load in the slots that follow.
+func TestSignLayout(t *testing.T) {
+	const n = 3000
+	e, x := sketchCorpus(t, 16, n, 200)
+	type key struct {
+		dept string
+		rank uint8
+	}
+	group := map[uint32]key{} // slot -> group of the live loaded contacts
+	seen := map[uint32]bool{}
+	for id := range x.persona {
+		s := x.signAt[id]
+		if s == noSign || s >= x.signN || seen[s] {
+			t.Fatalf("contact %d: slot %d (of %d), taken before: %v", x.persona[id], s, x.signN, seen[s])
+		}
+		seen[s] = true
+		pid := x.persona[id]
+		switch {
+		case uint32(id) >= x.loaded:
+			if s < x.loaded {
+				t.Errorf("contact %d, written after the load, in the load's slot %d", pid, s)
+			}
+			continue
+		case !x.live.Contains(uint32(id)), pid <= n/10 && (pid-1)%3 == 0:
+			continue // deleted, or moved to another department since the load
+		}
+		cs, err := e.GetContacts(context.Background(), []int64{pid})
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("contact %d: %v, %v", pid, cs, err)
+		}
+		group[s] = key{cs[0].Department, x.rank[id]}
+	}
+	slots := slices.Sorted(maps.Keys(group))
+	done := map[key]bool{}
+	for i, s := range slots {
+		g := group[s]
+		if i > 0 && group[slots[i-1]] != g {
+			if done[g] {
+				t.Fatalf("group %v: slots in two runs", g)
+			}
+			done[group[slots[i-1]]] = true
+		}
+	}
+	if len(done) < 7 {
+		t.Fatalf("%d groups, want 8 (four departments, two seniorities)", len(done)+1)
+	}
+	// In id order within a group.
+	last := map[key]int64{}
+	for id := 0; id < int(x.loaded); id++ {
+		if g, ok := group[x.signAt[id]]; ok {
+			if prev, ok := last[g]; ok && x.signAt[id] <= uint32(prev) {
+				t.Fatalf("group %v: slots out of id order", g)
+			}
+			last[g] = int64(x.signAt[id])
+		}
+	}
 }
 
 // withContactPlan runs fn with the sketch plan's thresholds set.
@@ -383,6 +454,13 @@ func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
 		}
 		x.vecs = append(x.vecs, v)
 	}
-	x.signs = contactSigns(x.vecs, dim)
+	// Slots in an order other than the ids' (layoutSigns), as a load
+	// leaves them.
+	groups := make([]uint16, len(x.vecs)*chunkDocs)
+	for id := range groups {
+		groups[id] = uint16(rng.IntN(100))
+	}
+	x.signAt = make([]uint32, len(groups))
+	x.layoutSigns(groups)
 	return x
 }

@@ -549,7 +549,8 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 		}
 	}
 	e.annWake()
-	csigns := contactSigns(cvecs, dim)
+	// writeMu is held: the slots do not change.
+	csigns := sketchSlots(cvecs, dim, x.signAt, x.signN)
 	x.mu.Lock()
 	x.vecs, x.signs, x.signSpare, x.scale, x.dim = cvecs, csigns, nil, cscale, dim
 	x.dropSets()
