@@ -333,10 +333,14 @@ func TestSketchPlanApplies(t *testing.T) {
 }
 
 // BenchmarkContactSketchPass times the sketch plan's estimate pass and the
-// exact int8 scoring over the same scattered candidates (1 in 25 of
-// PROSPECT_BENCH_CONTACTS synthetic contacts, 5M by default), per
-// candidate (wall, and CPU: on a shared machine the wall time is the other
-// sessions' too): the sign sketch is half a cache line, the codes four.
+// exact int8 scoring over the same candidates of PROSPECT_BENCH_CONTACTS
+// synthetic contacts (5M by default) in 100 sketch groups (as a load's
+// departments × seniorities), per candidate (wall, and CPU: on a shared
+// machine the wall time is the other sessions' too): the sign sketch is
+// half a cache line, the codes four. The candidates are either scattered
+// (1 in 25 at random) or a persona filter's (40% of two groups' contacts),
+// whose sketches are read from the group layout (slots by group, as a load
+// lays them out) and from the id layout (the slots before it).
 func BenchmarkContactSketchPass(b *testing.B) {
 	n := 5_000_000
 	if v, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_CONTACTS")); err == nil {
@@ -344,7 +348,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 	}
 	const dim = 256
 	rng := rand.New(rand.NewPCG(1, 1))
-	x := randomContactCodes(rng, n, dim)
+	x, groups := randomContactCodes(rng, n, dim)
 	x.scale = make([]float32, n)
 	x.domID = make([]uint32, n)
 	for i := range x.domID {
@@ -352,35 +356,45 @@ func BenchmarkContactSketchPass(b *testing.B) {
 		x.domID[i] = uint32(i / 5)
 	}
 	x.domNames = make([]string, n/5+1)
-	cand := roaring.New()
+	scattered, persona := roaring.New(), roaring.New()
 	for i := 0; i < n; i++ {
 		if rng.IntN(25) == 0 {
-			cand.Add(uint32(i))
+			scattered.Add(uint32(i))
+		}
+		if (groups[i] == 3 || groups[i] == 17) && rng.IntN(5) < 2 {
+			persona.Add(uint32(i))
 		}
 	}
-	ids := cand.ToArray()
+	byID := &contactIndex{dim: dim, vecs: x.vecs, domID: x.domID, signAt: make([]uint32, len(x.signAt))}
+	byID.layoutSigns(make([]uint16, len(x.signAt)))
 	q := make([]float32, dim)
 	for i := range q {
 		q[i] = float32(rng.NormFloat64())
 	}
 	qp := newQPlanes(q, refinePlanes)
-	est, doms := make([]uint16, len(ids)), make([]uint32, len(ids))
 	ctx := context.Background()
-	b.Run("sketch", func(b *testing.B) {
+	perCandidate := func(b *testing.B, ids []uint32, run func()) {
 		cpu := cputime.Process()
 		for b.Loop() {
-			x.estimateAll(ctx, qp, ids, est, doms, nil)
+			run()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
 		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
-	})
+	}
+	for _, c := range []struct {
+		name string
+		x    *contactIndex
+		cand *roaring.Bitmap
+	}{{"sketch/scattered", x, scattered}, {"sketch/persona", x, persona}, {"sketch/persona-id-layout", byID, persona}} {
+		ids := c.cand.ToArray()
+		est, doms := make([]uint16, len(ids)), make([]uint32, len(ids))
+		b.Run(c.name, func(b *testing.B) {
+			perCandidate(b, ids, func() { c.x.estimateAll(ctx, qp, ids, est, doms, nil) })
+		})
+	}
+	ids := scattered.ToArray()
 	b.Run("int8", func(b *testing.B) {
-		cpu := cputime.Process()
-		for b.Loop() {
-			x.scoreIDs(ctx, ids, q, -2)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
-		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
+		perCandidate(b, ids, func() { x.scoreIDs(ctx, ids, q, -2) })
 	})
 }
 
@@ -390,7 +404,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 func TestEstimateBlocks(t *testing.T) {
 	const dim, n = 256, 3 * chunkDocs / 2
 	rng := rand.New(rand.NewPCG(5, 6))
-	x := randomContactCodes(rng, n, dim)
+	x, _ := randomContactCodes(rng, n, dim)
 	x.domID = make([]uint32, len(x.vecs)*chunkDocs)
 	for i := range x.domID {
 		x.domID[i] = uint32(rng.IntN(5000))
@@ -443,8 +457,9 @@ func TestEstimateBlocks(t *testing.T) {
 }
 
 // randomContactCodes returns a contact index holding only the int8 codes
-// (uniform at random) and sign sketches of n contacts, whole chunks.
-func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
+// (uniform at random) and sign sketches of n contacts, whole chunks, with
+// each contact's sketch group (100 of them, at random).
+func randomContactCodes(rng *rand.Rand, n, dim int) (*contactIndex, []uint16) {
 	x := newContactIndex()
 	x.dim = dim
 	for c := 0; c*chunkDocs < n; c++ {
@@ -462,5 +477,5 @@ func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
 	}
 	x.signAt = make([]uint32, len(groups))
 	x.layoutSigns(groups)
-	return x
+	return x, groups
 }
