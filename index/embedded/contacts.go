@@ -1282,7 +1282,14 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 			refs[i].vec = x.vector(r.id)
 		}
 	}
+	var domains []string
+	if s.Ranked != nil {
+		domains = index.RankedDomains(picked, func(c cScored) string { return x.domNames[x.domID[c.id]] })
+	}
 	x.mu.RUnlock()
+	if s.Ranked != nil {
+		s.Ranked(domains)
+	}
 	hits, err := found(refs, func(r ref) (index.ContactHit, error) {
 		c, err := e.contactProfile(r.pid)
 		if err != nil {
