@@ -209,38 +209,6 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 	}
 }
 
-// TestApplyTemplate: every template of the inference, names without a
-// first or last name, and text that only looks like a placeholder.
-func TestApplyTemplate(t *testing.T) {
-	for _, c := range []struct{ tpl, first, last, want string }{
-		{"{first}.{last}", "jane", "doe", "jane.doe"},
-		{"{first}{last}", "jane", "doe", "janedoe"},
-		{"{f}{last}", "jane", "doe", "jdoe"},
-		{"{first}", "jane", "doe", "jane"},
-		{"{first}_{last}", "jane", "doe", "jane_doe"},
-		{"{f}.{last}", "jane", "doe", "j.doe"},
-		{"{last}", "jane", "doe", "doe"},
-		{"{first}{l}", "jane", "doe", "janed"},
-		{"{last}.{first}", "jane", "doe", "doe.jane"},
-		{"{last}{f}", "jane", "doe", "doej"},
-		{"{first}-{last}", "jane", "doe", "jane-doe"},
-		{"{f}{l}", "jane", "doe", "jd"},
-		{"{first}.{last}", "priya", "", ""},
-		{"{first}{l}", "priya", "", "priya"},
-		{"{f}{l}", "", "shah", "s"},
-		{"{first}.{last}", "jean", "de la cruz", "jean.de la cruz"},
-		{"{x}{first}", "jane", "doe", "{x}jane"},
-		{"}{f}{", "jane", "doe", "}j{"},
-		{"{firs", "jane", "doe", "{firs"},
-		{"plain", "jane", "doe", "plain"},
-		{"", "jane", "doe", ""},
-	} {
-		if got := applyTemplate(c.tpl, c.first, c.last); got != c.want {
-			t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", c.tpl, c.first, c.last, got, c.want)
-		}
-	}
-}
-
 // TestEmailPatternsBatched: the patterns of many domains looked up
 // together (several batches, a repeated domain, a domain without contacts,
 // some already cached) equal each domain's pattern inferred from a search
