@@ -209,19 +209,32 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 	}
 }
 
+// searchOnly hides an engine's optional capabilities (the resident
+// email-pattern tallies), as an engine without them.
+type searchOnly struct{ ContactIndex }
+
 // TestEmailPatternsBatched: the patterns of many domains looked up
 // together (several batches, a repeated domain, a domain without contacts,
-// some already cached) equal each domain's pattern inferred from a search
-// of that domain alone.
+// some already cached), from the embedded engine's resident tallies and
+// from batched searches, equal each domain's pattern inferred from a
+// search of that domain alone.
 func TestEmailPatternsBatched(t *testing.T) {
 	base, ce := contactCorpus(t)
+	if _, ok := ce.(index.EmailPatternVoter); !ok {
+		t.Fatal("the embedded engine does not tally email-pattern votes")
+	}
+	for _, eng := range []ContactIndex{ce, searchOnly{ce}} {
+		checkEmailPatterns(t, &ContactService{Engine: eng, Companies: base}, ce)
+	}
+}
+
+func checkEmailPatterns(t *testing.T, svc *ContactService, ce index.ContactEngine) {
 	ctx := context.Background()
 	var domains []string
 	for i := 0; i < 130; i++ {
 		domains = append(domains, fixture.gen.ContactsOf(i)[0].Domain)
 	}
 	domains = append(domains, "no-contacts.example", domains[3])
-	svc := &ContactService{Engine: ce, Companies: base}
 	if _, err := svc.emailPattern(ctx, domains[7]); err != nil { // cached before the batch
 		t.Fatal(err)
 	}

@@ -1,9 +1,12 @@
 package embedded
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +15,7 @@ import (
 	"github.com/openprospect/prospectd/email/patternvote"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/index/enginetest"
+	"github.com/openprospect/prospectd/internal/demo"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -255,4 +259,111 @@ func TestVoteEntryRoundTrip(t *testing.T) {
 			t.Errorf("vote byte %#x decodes and encodes to %#x", b, got)
 		}
 	}
+}
+
+// BenchmarkContactVote is what the votes add per contact, over the demo
+// generator's contacts: vote (the vote byte from a decoded entry: what
+// every contact load adds, in the parallel decoders), parts (choosing how
+// a written entry gives its name parts), and decode (a whole entry's
+// unmarshal with the interner as the load does, vote included) for scale.
+// It reports the share of entries that spell out their name parts.
+func BenchmarkContactVote(b *testing.B) {
+	g := demo.New(demo.Options{Companies: 2000, Seed: 1})
+	var ens []cEntry
+	var vals [][]byte
+	var cs []record.Contact
+	vec := make([]float32, 256)
+	for i := range vec {
+		vec[i] = float32(i%7) - 3
+	}
+	spelled := 0
+	for i := 0; i < g.Len() && len(cs) < 10_000; i++ {
+		for _, c := range g.ContactsOf(i) {
+			en := newCEntry(&c, vec)
+			if en.hasParts {
+				spelled++
+			}
+			cs = append(cs, c)
+			ens = append(ens, en)
+			vals = append(vals, en.marshal(nil))
+		}
+	}
+	b.ReportMetric(float64(spelled)/float64(len(ens)), "spelled-share")
+	b.Run("vote", func(b *testing.B) {
+		var sink uint8
+		for i := 0; b.Loop(); i++ {
+			sink += ens[i%len(ens)].voteCode()
+		}
+		_ = sink
+	})
+	b.Run("parts", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			en := ens[i%len(ens)]
+			en.flags &^= flagFoldedName
+			en.setNameParts(cs[i%len(cs)].Name)
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		in := interner{}
+		var en cEntry
+		for i := 0; b.Loop(); i++ {
+			if err := en.unmarshal(vals[i%len(vals)], in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestEmailPatternVotesOnIndex compares the resident tallies with the
+// search path's on an existing index (PROSPECT_BENCH_INDEX): 3,000
+// domains of contacts at random and the 20 with the most contacts.
+func TestEmailPatternVotesOnIndex(t *testing.T) {
+	dir := os.Getenv("PROSPECT_BENCH_INDEX")
+	if dir == "" {
+		t.Skip("PROSPECT_BENCH_INDEX not set")
+	}
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	x, err := e.contactIdx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	x.mu.RLock()
+	var domains []string
+	for range 3000 {
+		domains = append(domains, x.domNames[x.domID[rng.IntN(len(x.persona))]])
+	}
+	type sized struct {
+		d string
+		n uint64
+	}
+	var big []sized
+	for d, bm := range x.post[index.DomainField] {
+		big = append(big, sized{d, bm.GetCardinality()})
+	}
+	x.mu.RUnlock()
+	slices.SortFunc(big, func(a, b sized) int { return cmp.Compare(b.n, a.n) })
+	for _, s := range big[:min(20, len(big))] {
+		domains = append(domains, s.d)
+	}
+	t.Logf("largest domain: %d contacts", big[0].n)
+	want := searchTallies(t, e, domains, 200)
+	got, err := e.EmailPatternVotes(context.Background(), domains, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := 0
+	for i, d := range domains {
+		if got[i] != want[i] {
+			t.Errorf("%s: resident %+v, from profiles %+v", d, got[i], want[i])
+		}
+		if _, _, ok := got[i].Best(); ok {
+			patterns++
+		}
+	}
+	t.Logf("%d domains, %d with a pattern", len(domains), patterns)
 }
