@@ -50,7 +50,13 @@ func VoteOf(domain, email, name string, validated bool) Vote {
 
 // VoteOfParts is VoteOf with the name already split by NameParts.
 func VoteOfParts(domain, email, first, last string, validated bool) Vote {
-	local, host, ok := strings.Cut(strings.ToLower(email), "@")
+	return VoteOfLower(domain, strings.ToLower(email), first, last, validated)
+}
+
+// VoteOfLower is VoteOfParts with the address already lower-cased by
+// strings.ToLower (the embedded engine keeps it so).
+func VoteOfLower(domain, email, first, last string, validated bool) Vote {
+	local, host, ok := strings.Cut(email, "@")
 	if !ok || host != domain || first == "" {
 		return Vote{Template: -1}
 	}

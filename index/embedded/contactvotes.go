@@ -95,6 +95,11 @@ func decodeVote(b uint8) patternvote.Vote {
 // setNameParts records how the entry gives patternvote's name parts of
 // name: by its folded name (flagFoldedName) or spelled out (parts).
 func (e *cEntry) setNameParts(name string) {
+	if asciiLettersSpaces(name) {
+		// Folded as patternvote folds it: the same words.
+		e.flags |= flagFoldedName
+		return
+	}
 	first, last := patternvote.NameParts(name)
 	if f, l, ok := foldedParts(e.name); ok && f == first && l == last {
 		e.flags |= flagFoldedName
@@ -103,23 +108,37 @@ func (e *cEntry) setNameParts(name string) {
 	e.parts, e.hasParts = first+" "+last, true
 }
 
+// asciiLettersSpaces reports whether s has only ASCII letters and
+// spaces (most names; textfold and patternvote fold those alike).
+func asciiLettersSpaces(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; (c < 'a' || c > 'z') && s[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
 // foldedParts returns the first and last word of a folded name made of
 // a-z and single spaces only (ok false otherwise).
 func foldedParts(folded string) (first, last string, ok bool) {
-	for i := 0; i < len(folded); i++ {
-		if c := folded[i]; (c < 'a' || c > 'z') && c != ' ' {
+	i, j := -1, -1 // the first and the last space
+	for k := 0; k < len(folded); k++ {
+		switch c := folded[k]; {
+		case c == ' ':
+			if k == 0 || k == j+1 && j >= 0 || k == len(folded)-1 {
+				return "", "", false
+			}
+			if i < 0 {
+				i = k
+			}
+			j = k
+		case c < 'a' || c > 'z':
 			return "", "", false
 		}
 	}
-	if folded == "" {
-		return "", "", true
-	}
-	i, j := strings.IndexByte(folded, ' '), strings.LastIndexByte(folded, ' ')
 	if i < 0 {
 		return folded, "", true
-	}
-	if i == 0 || j == len(folded)-1 || strings.Contains(folded, "  ") {
-		return "", "", false
 	}
 	return folded[:i], folded[j+1:], true
 }
@@ -144,7 +163,7 @@ func (e *cEntry) voteCode() uint8 {
 		mail = e.kw[emailKeyword][0]
 	}
 	validated := e.flags&validatedFlag != 0
-	return encodeVote(patternvote.VoteOfParts(dom, mail, first, last, validated))
+	return encodeVote(patternvote.VoteOfLower(dom, mail, first, last, validated))
 }
 
 // setVote keeps contact id's vote byte (loadRow and place call it after
