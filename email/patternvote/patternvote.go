@@ -7,6 +7,12 @@
 // Both must give the same pattern, so neither keeps its own copy.
 //
 // It imports nothing of the module: index, the engines and query use it.
+//
+// The embedded engine stores, in the entries it writes, whether its
+// folded name gives NameParts' first and last name or else the parts
+// themselves: a change to Fold or NameParts must come with rewriting those
+// entries (or marking them unknown); the templates and the vote are
+// computed when entries are read and may change freely.
 package patternvote
 
 import (
