@@ -7,7 +7,10 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
@@ -262,5 +265,77 @@ func checkEmailPatterns(t *testing.T, svc *ContactService, ce index.ContactEngin
 	}
 	if found < 100 {
 		t.Fatalf("only %d of %d domains have a pattern: the fixture does not exercise the batches", found, len(domains))
+	}
+}
+
+// employersSeen is a company index that reports its GetCompanies calls.
+type employersSeen struct {
+	CompanyIndex
+	called chan struct{}
+	once   sync.Once
+	ranked atomic.Bool // a search called its Ranked hook
+}
+
+func (e *employersSeen) GetCompanies(ctx context.Context, domains []string) ([]record.Company, error) {
+	e.once.Do(func() { close(e.called) })
+	return e.CompanyIndex.GetCompanies(ctx, domains)
+}
+
+// hydrationWaits is a contact index whose searches return only once the
+// employers' profiles are being read: the engine's reads of the contacts
+// and the service's of the employers overlap.
+type hydrationWaits struct {
+	ContactIndex
+	employers *employersSeen
+}
+
+func (h hydrationWaits) SearchContacts(ctx context.Context, s index.ContactSearch) (index.ContactResult, error) {
+	ranked := s.Ranked
+	s.Ranked = nil
+	res, err := h.ContactIndex.SearchContacts(ctx, s)
+	if err != nil {
+		return res, err
+	}
+	if ranked == nil { // the email patterns' searches
+		return res, nil
+	}
+	h.employers.ranked.Store(true)
+	ranked(index.RankedDomains(res.Hits, func(c index.ContactHit) string { return c.Contact.Domain }))
+	select {
+	case <-h.employers.called:
+	case <-time.After(5 * time.Second):
+		return res, errors.New("the employers were not read before the search returned")
+	}
+	return res, nil
+}
+
+// TestDiscoverReadsEmployersWhileRanked: contact discovery starts reading
+// the groups' employers when the engine has ranked (ContactSearch.Ranked),
+// not after the contacts are read; the groups carry the employers' data.
+func TestDiscoverReadsEmployersWhileRanked(t *testing.T) {
+	base, ce := contactCorpus(t)
+	seen := &employersSeen{CompanyIndex: base.Engine, called: make(chan struct{})}
+	svc := &ContactService{Engine: hydrationWaits{ContactIndex: ce, employers: seen},
+		Companies: &Companies{Engine: seen}}
+	d, err := ParseContactBody([]byte(`{"seniority": ["executive", "vp", "director", "manager"], "results_by_company": 2, "max_companies": 5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.Discover(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Groups) == 0 || !seen.ranked.Load() {
+		t.Fatalf("%d groups; the search's Ranked hook set: %v", len(res.Groups), seen.ranked.Load())
+	}
+	for _, g := range res.Groups {
+		cs, err := base.Engine.GetCompanies(context.Background(), []string{g.Domain})
+		if err != nil || len(cs) != 1 {
+			t.Fatal(err)
+		}
+		if g.Name != cs[0].Name || g.Employees != cs[0].Employees || g.Country != cs[0].Address.Country {
+			t.Errorf("group %s: %q %q %q, its company %q %q %q", g.Domain, g.Name, g.Employees, g.Country,
+				cs[0].Name, cs[0].Employees, cs[0].Address.Country)
+		}
 	}
 }

@@ -77,6 +77,12 @@ func (s *ContactService) Discover(ctx context.Context, d ContactDiscover) (Conta
 		// The spec: with max_companies the total is capped at 10,000.
 		search.Limit = MaxContactRecords
 	}
+	// The employers' lookups start as soon as the engine has ranked, and
+	// run while it reads the contacts' profiles.
+	ectx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var employers *employerLookup
+	search.Ranked = func(domains []string) { employers = s.lookUpEmployers(ectx, domains) }
 	res, err := s.Engine.SearchContacts(ctx, search)
 	if err != nil {
 		return ContactResults{}, fmt.Errorf("contact discovery: %w", err)
@@ -100,7 +106,10 @@ func (s *ContactService) Discover(ctx context.Context, d ContactDiscover) (Conta
 		}
 		out.Groups[gi].Contacts = append(out.Groups[gi].Contacts, m)
 	}
-	if err := s.enrichGroups(ctx, out.Groups, domains); err != nil {
+	if employers == nil { // an engine that does not call Ranked
+		employers = s.lookUpEmployers(ectx, domains)
+	}
+	if err := employers.fill(out.Groups); err != nil {
 		return ContactResults{}, err
 	}
 	return out, nil
@@ -366,48 +375,75 @@ func groupOf(c record.Contact) ContactGroup {
 	return g
 }
 
-// enrichGroups fills each group's firmographics from the company index
-// and its email pattern from the addresses known at the domain; the two
-// lookups run at the same time.
-func (s *ContactService) enrichGroups(ctx context.Context, groups []ContactGroup, domains []string) error {
-	if len(groups) == 0 {
-		return nil
+// employerLookup is the groups' employer data being read: firmographics
+// from the company index and email patterns from the addresses known at
+// each domain, the two lookups at the same time.
+type employerLookup struct {
+	done      chan struct{}
+	companies map[string]record.Company
+	patterns  map[string]EmailPattern
+	err       error
+}
+
+// lookUpEmployers starts reading the employers of domains.
+func (s *ContactService) lookUpEmployers(ctx context.Context, domains []string) *employerLookup {
+	l := &employerLookup{done: make(chan struct{}), companies: map[string]record.Company{}, patterns: map[string]EmailPattern{}}
+	if len(domains) == 0 {
+		close(l.done)
+		return l
 	}
-	var patterns []EmailPattern
-	var patternErr error
-	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var patternErr, companyErr error
+	wg.Add(1)
 	go func() {
-		defer close(done)
-		patterns, patternErr = s.emailPatterns(ctx, domains)
-	}()
-	if s.Companies != nil {
-		cs, err := s.Companies.Engine.GetCompanies(ctx, domains)
-		if err != nil {
-			<-done
-			return fmt.Errorf("employer profiles: %w", err)
-		}
-		byDomain := map[string]record.Company{}
-		for _, c := range cs {
-			byDomain[c.Domain] = c
-		}
-		for i := range groups {
-			if c, ok := byDomain[groups[i].Domain]; ok {
-				g := &groups[i]
-				g.Name, g.Employees, g.RevenueRange = c.Name, c.Employees, c.RevenueRange
-				g.Country, g.State = c.Address.Country, c.Address.State
-				if len(c.IndustryGroups) > 0 {
-					g.IndustryGroups = c.IndustryGroups
-				}
+		defer wg.Done()
+		ps, err := s.emailPatterns(ctx, domains)
+		if patternErr = err; err == nil {
+			for i, d := range domains {
+				l.patterns[d] = ps[i]
 			}
 		}
+	}()
+	if s.Companies != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs, err := s.Companies.Engine.GetCompanies(ctx, domains)
+			if err != nil {
+				companyErr = fmt.Errorf("employer profiles: %w", err)
+				return
+			}
+			for _, c := range cs {
+				l.companies[c.Domain] = c
+			}
+		}()
 	}
-	<-done
-	if patternErr != nil {
-		return patternErr
+	go func() {
+		wg.Wait()
+		l.err = errors.Join(companyErr, patternErr)
+		close(l.done)
+	}()
+	return l
+}
+
+// fill waits for the lookups and fills each group's firmographics and
+// email pattern.
+func (l *employerLookup) fill(groups []ContactGroup) error {
+	<-l.done
+	if l.err != nil {
+		return l.err
 	}
 	for i := range groups {
-		p := patterns[i]
-		groups[i].EmailPattern, groups[i].EmailPatternConfidence, groups[i].EmailPatternGuess = p.Pattern, p.Confidence, p.Guess
+		g := &groups[i]
+		if c, ok := l.companies[g.Domain]; ok {
+			g.Name, g.Employees, g.RevenueRange = c.Name, c.Employees, c.RevenueRange
+			g.Country, g.State = c.Address.Country, c.Address.State
+			if len(c.IndustryGroups) > 0 {
+				g.IndustryGroups = c.IndustryGroups
+			}
+		}
+		p := l.patterns[g.Domain]
+		g.EmailPattern, g.EmailPatternConfidence, g.EmailPatternGuess = p.Pattern, p.Confidence, p.Guess
 	}
 	return nil
 }

@@ -272,6 +272,9 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 	if err != nil {
 		return index.ContactResult{}, err
 	}
+	if s.Ranked != nil {
+		s.Ranked(index.RankedDomains(picked, func(c rankedContact) string { return c.domain }))
+	}
 	if res.Hits, err = e.hydrate(ctx, picked, s); err != nil {
 		return index.ContactResult{}, err
 	}

@@ -68,9 +68,15 @@ type contactIndex struct {
 	ids     map[int64]uint32
 	persona []int64
 	free    []uint32
-	vecs    [][]int8   // chunkDocs vectors a chunk
-	signs   [][]uint64 // their sign sketches, chunkDocs a chunk (contactsketch.go)
-	// signSpare holds sketch chunks allocated ahead for setRow
+	vecs    [][]int8 // chunkDocs vectors a chunk
+	// The vectors' sign sketches (contactsketch.go), chunkDocs a chunk, in
+	// sketch slots: signAt is each contact's slot, signN the slots given.
+	// A load lays the slots out by department and seniority (layoutSigns).
+	signs  [][]uint64
+	signAt []uint32
+	signN  uint32
+	depts  map[string]uint8 // the load's department numbers (signGroup)
+	// signSpare holds sketch chunks allocated ahead for setSign
 	// (signChunk), signBlock at a time.
 	signSpare [][]uint64
 	scale     []float32
@@ -421,7 +427,7 @@ func (e *Engine) LoadContacts() error {
 }
 
 func newContactIndex() *contactIndex {
-	x := &contactIndex{ids: map[int64]uint32{}, domIDs: map[string]uint32{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
+	x := &contactIndex{ids: map[int64]uint32{}, domIDs: map[string]uint32{}, depts: map[string]uint8{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
 		flags: map[index.Field]*roaring.Bitmap{}, words: map[string]*roaring.Bitmap{},
 		uniq: map[index.Field]map[uint64]uint32{}, dups: map[index.Field]map[uint64][]uint32{}}
 	for _, f := range contactKeyword {
@@ -530,11 +536,13 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	rows, posts := make(chan *decoded, 8), make(chan *decoded, 8)
 	var asm sync.WaitGroup
 	asm.Add(2)
+	var groups []uint16 // each contact's sketch group (layoutSigns)
 	go func() {
 		defer asm.Done()
 		for d := range rows {
 			for i := range d.entries {
 				x.loadRow(d.first+uint32(i), d.ids[i], &d.entries[i])
+				groups = append(groups, x.signGroup(&d.entries[i]))
 			}
 		}
 	}()
@@ -569,6 +577,7 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 		return nil, fmt.Errorf("load contacts: %w", readErr)
 	}
 	x.loaded = uint32(len(x.persona))
+	x.layoutSigns(groups)
 	x.finishLoad(bulk)
 	return x, nil
 }
@@ -647,6 +656,7 @@ func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
 		x.grow()
 	}
 	x.setRow(id, pid, en)
+	x.setSign(id, en.vec)
 	x.setVote(id, en.vote)
 	if id >= x.loaded {
 		x.ids[pid] = id
@@ -691,12 +701,14 @@ func (x *contactIndex) grow() {
 	x.jobs = append(x.jobs, 0)
 	x.rank = append(x.rank, 0)
 	x.domID = append(x.domID, 0)
+	x.signAt = append(x.signAt, noSign)
 	x.titleAt, x.titleLen = append(x.titleAt, 0), append(x.titleLen, 0)
 	x.nameAt, x.nameLen = append(x.nameAt, 0), append(x.nameLen, 0)
 }
 
 // setRow fills contact id's columns: persona id, vector, scalars, text
-// and interned employer domain.
+// and interned employer domain; not its sketch (setSign, or a load's
+// layoutSigns).
 func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 	if x.dim == 0 {
 		x.dim = len(en.vec)
@@ -707,14 +719,6 @@ func (x *contactIndex) setRow(id uint32, pid int64, en *cEntry) {
 		x.vecs = append(x.vecs, make([]int8, chunkDocs*x.dim))
 	}
 	copy(x.vecs[c][(int(id)%chunkDocs)*x.dim:], en.vec)
-	for len(x.signs) <= c {
-		x.signs = append(x.signs, x.signChunk())
-	}
-	sig := x.signOf(id)
-	clear(sig) // a reused id's old sketch
-	if len(en.vec) == x.dim {
-		sketch(en.vec, sig)
-	}
 	x.scale[id], x.conns[id], x.jobs[id], x.rank[id] = en.scale, en.conns, en.job, en.rank
 	x.titleAt[id], x.titleLen[id] = x.putText(en.title)
 	x.nameAt[id], x.nameLen[id] = x.putText(en.name)
@@ -1298,7 +1302,14 @@ func (e *Engine) SearchContacts(ctx context.Context, s index.ContactSearch) (ind
 			refs[i].vec = x.vector(r.id)
 		}
 	}
+	var domains []string
+	if s.Ranked != nil {
+		domains = index.RankedDomains(picked, func(c cScored) string { return x.domNames[x.domID[c.id]] })
+	}
 	x.mu.RUnlock()
+	if s.Ranked != nil {
+		s.Ranked(domains)
+	}
 	hits, err := found(refs, func(r ref) (index.ContactHit, error) {
 		c, err := e.contactProfile(r.pid)
 		if err != nil {

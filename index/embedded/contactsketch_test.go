@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -56,15 +57,19 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 			seniority = "manager"
 		}
 		docs[i] = index.ContactDoc{Vector: v, Contact: record.Contact{PersonaID: int64(i + 1), Name: "P " + strconv.Itoa(i),
-			Seniority: seniority, Domain: "c" + strconv.Itoa(rng.IntN(companies)) + ".example"}}
+			Seniority: seniority, Department: record.Departments[rng.IntN(4)], Domain: "c" + strconv.Itoa(rng.IntN(companies)) + ".example"}}
 	}
-	for lo := 0; lo < n; lo += 1000 {
-		if _, err := e.UpsertContacts(ctx, docs[lo:min(n, lo+1000)]); err != nil {
+	// A twentieth is written after the reopening (the next slots).
+	late := n - n/20
+	for lo := 0; lo < late; lo += 1000 {
+		if _, err := e.UpsertContacts(ctx, docs[lo:min(late, lo+1000)]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Reopened, the sketches come from the load; then a tenth of the
-	// contacts move elsewhere (replaced in place) and their sketches with them.
+	// Reopened, the sketches come from the load (slots by department and
+	// seniority); then a tenth of the contacts move elsewhere (replaced in
+	// place, some to another department) and their sketches with them, a
+	// few are deleted, and the late ones are added.
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +80,14 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 	moved := docs[:n/10]
 	for i := range moved {
 		slices.Reverse(moved[i].Vector)
+		if i%3 == 0 {
+			moved[i].Contact.Department = record.Departments[5]
+		}
 	}
-	if _, err := e.UpsertContacts(ctx, moved); err != nil {
+	if _, err := e.UpsertContacts(ctx, append(slices.Clone(moved), docs[late:]...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteContacts(ctx, []int64{int64(n / 2), int64(late + 1)}); err != nil {
 		t.Fatal(err)
 	}
 	x, err := e.contactIdx()
@@ -84,6 +95,66 @@ func sketchCorpus(t *testing.T, dim, n, companies int) (*Engine, *contactIndex) 
 		t.Fatal(err)
 	}
 	return e, x
+}
+
+// TestSignLayout checks the slots a load lays out: one per contact, each
+// (department, seniority) group a run of slots in id order, and the
+// contacts written after the load in the slots that follow.
+func TestSignLayout(t *testing.T) {
+	const n = 3000
+	e, x := sketchCorpus(t, 16, n, 200)
+	type key struct {
+		dept string
+		rank uint8
+	}
+	group := map[uint32]key{} // slot -> group of the live loaded contacts
+	seen := map[uint32]bool{}
+	for id := range x.persona {
+		s := x.signAt[id]
+		if s == noSign || s >= x.signN || seen[s] {
+			t.Fatalf("contact %d: slot %d (of %d), taken before: %v", x.persona[id], s, x.signN, seen[s])
+		}
+		seen[s] = true
+		pid := x.persona[id]
+		switch {
+		case uint32(id) >= x.loaded:
+			if s < x.loaded {
+				t.Errorf("contact %d, written after the load, in the load's slot %d", pid, s)
+			}
+			continue
+		case !x.live.Contains(uint32(id)), pid <= n/10 && (pid-1)%3 == 0:
+			continue // deleted, or moved to another department since the load
+		}
+		cs, err := e.GetContacts(context.Background(), []int64{pid})
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("contact %d: %v, %v", pid, cs, err)
+		}
+		group[s] = key{cs[0].Department, x.rank[id]}
+	}
+	slots := slices.Sorted(maps.Keys(group))
+	done := map[key]bool{}
+	for i, s := range slots {
+		g := group[s]
+		if i > 0 && group[slots[i-1]] != g {
+			if done[g] {
+				t.Fatalf("group %v: slots in two runs", g)
+			}
+			done[group[slots[i-1]]] = true
+		}
+	}
+	if len(done) < 7 {
+		t.Fatalf("%d groups, want 8 (four departments, two seniorities)", len(done)+1)
+	}
+	// In id order within a group.
+	last := map[key]int64{}
+	for id := 0; id < int(x.loaded); id++ {
+		if g, ok := group[x.signAt[id]]; ok {
+			if prev, ok := last[g]; ok && x.signAt[id] <= uint32(prev) {
+				t.Fatalf("group %v: slots out of id order", g)
+			}
+			last[g] = int64(x.signAt[id])
+		}
+	}
 }
 
 // withContactPlan runs fn with the sketch plan's thresholds set.
@@ -262,10 +333,14 @@ func TestSketchPlanApplies(t *testing.T) {
 }
 
 // BenchmarkContactSketchPass times the sketch plan's estimate pass and the
-// exact int8 scoring over the same scattered candidates (1 in 25 of
-// PROSPECT_BENCH_CONTACTS synthetic contacts, 5M by default), per
-// candidate (wall, and CPU: on a shared machine the wall time is the other
-// sessions' too): the sign sketch is half a cache line, the codes four.
+// exact int8 scoring over the same candidates of PROSPECT_BENCH_CONTACTS
+// synthetic contacts (5M by default) in 100 sketch groups (as a load's
+// departments × seniorities), per candidate (wall, and CPU: on a shared
+// machine the wall time is the other sessions' too): the sign sketch is
+// half a cache line, the codes four. The candidates are either scattered
+// (1 in 25 at random) or a persona filter's (40% of two groups' contacts),
+// whose sketches are read from the group layout (slots by group, as a load
+// lays them out) and from the id layout (the slots before it).
 func BenchmarkContactSketchPass(b *testing.B) {
 	n := 5_000_000
 	if v, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_CONTACTS")); err == nil {
@@ -273,7 +348,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 	}
 	const dim = 256
 	rng := rand.New(rand.NewPCG(1, 1))
-	x := randomContactCodes(rng, n, dim)
+	x, groups := randomContactCodes(rng, n, dim)
 	x.scale = make([]float32, n)
 	x.domID = make([]uint32, n)
 	for i := range x.domID {
@@ -281,35 +356,51 @@ func BenchmarkContactSketchPass(b *testing.B) {
 		x.domID[i] = uint32(i / 5)
 	}
 	x.domNames = make([]string, n/5+1)
-	cand := roaring.New()
+	// A persona filter's groups: 2 of the 100 (PROSPECT_BENCH_PERSONA_GROUPS:
+	// 10 is the p95 request's share at 15M contacts, 4% of them).
+	personaGroups := uint16(1)
+	if v, err := strconv.Atoi(os.Getenv("PROSPECT_BENCH_PERSONA_GROUPS")); err == nil && v >= 2 {
+		personaGroups = uint16(v / 2)
+	}
+	scattered, persona := roaring.New(), roaring.New()
 	for i := 0; i < n; i++ {
 		if rng.IntN(25) == 0 {
-			cand.Add(uint32(i))
+			scattered.Add(uint32(i))
+		}
+		if groups[i]%50 < personaGroups && rng.IntN(5) < 2 {
+			persona.Add(uint32(i))
 		}
 	}
-	ids := cand.ToArray()
+	byID := &contactIndex{dim: dim, vecs: x.vecs, domID: x.domID, signAt: make([]uint32, len(x.signAt))}
+	byID.layoutSigns(make([]uint16, len(x.signAt)))
 	q := make([]float32, dim)
 	for i := range q {
 		q[i] = float32(rng.NormFloat64())
 	}
 	qp := newQPlanes(q, refinePlanes)
-	est, doms := make([]uint16, len(ids)), make([]uint32, len(ids))
 	ctx := context.Background()
-	b.Run("sketch", func(b *testing.B) {
+	perCandidate := func(b *testing.B, ids []uint32, run func()) {
 		cpu := cputime.Process()
 		for b.Loop() {
-			x.estimateAll(ctx, qp, ids, est, doms, nil)
+			run()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
 		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
-	})
+	}
+	for _, c := range []struct {
+		name string
+		x    *contactIndex
+		cand *roaring.Bitmap
+	}{{"sketch/scattered", x, scattered}, {"sketch/persona", x, persona}, {"sketch/persona-id-layout", byID, persona}} {
+		ids := c.cand.ToArray()
+		est, doms := make([]uint16, len(ids)), make([]uint32, len(ids))
+		b.Run(c.name, func(b *testing.B) {
+			perCandidate(b, ids, func() { c.x.estimateAll(ctx, qp, ids, est, doms, nil) })
+		})
+	}
+	ids := scattered.ToArray()
 	b.Run("int8", func(b *testing.B) {
-		cpu := cputime.Process()
-		for b.Loop() {
-			x.scoreIDs(ctx, ids, q, -2)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/candidate")
-		b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N*len(ids)), "cpu-ns/candidate")
+		perCandidate(b, ids, func() { x.scoreIDs(ctx, ids, q, -2) })
 	})
 }
 
@@ -319,7 +410,7 @@ func BenchmarkContactSketchPass(b *testing.B) {
 func TestEstimateBlocks(t *testing.T) {
 	const dim, n = 256, 3 * chunkDocs / 2
 	rng := rand.New(rand.NewPCG(5, 6))
-	x := randomContactCodes(rng, n, dim)
+	x, _ := randomContactCodes(rng, n, dim)
 	x.domID = make([]uint32, len(x.vecs)*chunkDocs)
 	for i := range x.domID {
 		x.domID[i] = uint32(rng.IntN(5000))
@@ -372,8 +463,9 @@ func TestEstimateBlocks(t *testing.T) {
 }
 
 // randomContactCodes returns a contact index holding only the int8 codes
-// (uniform at random) and sign sketches of n contacts, whole chunks.
-func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
+// (uniform at random) and sign sketches of n contacts, whole chunks, with
+// each contact's sketch group (100 of them, at random).
+func randomContactCodes(rng *rand.Rand, n, dim int) (*contactIndex, []uint16) {
 	x := newContactIndex()
 	x.dim = dim
 	for c := 0; c*chunkDocs < n; c++ {
@@ -383,6 +475,13 @@ func randomContactCodes(rng *rand.Rand, n, dim int) *contactIndex {
 		}
 		x.vecs = append(x.vecs, v)
 	}
-	x.signs = contactSigns(x.vecs, dim)
-	return x
+	// Slots in an order other than the ids' (layoutSigns), as a load
+	// leaves them.
+	groups := make([]uint16, len(x.vecs)*chunkDocs)
+	for id := range groups {
+		groups[id] = uint16(rng.IntN(100))
+	}
+	x.signAt = make([]uint32, len(groups))
+	x.layoutSigns(groups)
+	return x, groups
 }

@@ -431,14 +431,22 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 	}
 	companies = slots.len()
 
-	// Contacts.
+	// Contacts. writeMu is held: no write moves a contact while the
+	// entries are paired with their ids (idOf: the contacts loaded at open
+	// are found in the sorted persona column, the later ones in x.ids).
 	x.mu.RLock()
-	cslots := make(map[int64]uint32, len(x.ids))
-	for pid, id := range x.ids {
-		cslots[pid] = id
-	}
 	nc := len(x.persona)
 	x.mu.RUnlock()
+	contacts = 0
+	cslot := func(pid int64) (uint32, bool) {
+		x.mu.RLock()
+		defer x.mu.RUnlock()
+		id, ok := x.idOf(pid)
+		if ok {
+			contacts++
+		}
+		return id, ok
+	}
 	cvecs := make([][]int8, (nc+chunkDocs-1)/chunkDocs)
 	for i := range cvecs {
 		cvecs[i] = make([]int8, chunkDocs*dim)
@@ -454,7 +462,7 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 			missingContacts = append(missingContacts, pid)
 			return nil
 		}
-		return putContactEntry(b, pid, val, vec, cslots, cvecs, cscale, dim)
+		return putContactEntry(b, pid, val, vec, cslot, cvecs, cscale, dim)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -481,12 +489,11 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 			}
 			val := bytes.Clone(v)
 			closer.Close()
-			if err := putContactEntry(b, cs[i].PersonaID, val, vecs[i], cslots, cvecs, cscale, dim); err != nil {
+			if err := putContactEntry(b, cs[i].PersonaID, val, vecs[i], cslot, cvecs, cscale, dim); err != nil {
 				return 0, 0, err
 			}
 		}
 	}
-	contacts = len(cslots)
 
 	meta := st.r.Meta
 	meta.Model = bytes.Clone(meta.Model)
@@ -542,7 +549,8 @@ func (e *Engine) swapGeneration(ctx context.Context, st *refitState, x *contactI
 		}
 	}
 	e.annWake()
-	csigns := contactSigns(cvecs, dim)
+	// writeMu is held: the slots do not change.
+	csigns := sketchSlots(cvecs, dim, x.signAt, x.signN)
 	x.mu.Lock()
 	x.vecs, x.signs, x.signSpare, x.scale, x.dim = cvecs, csigns, nil, cscale, dim
 	x.dropSets()
@@ -616,14 +624,14 @@ func (e *Engine) putCompanyEntry(b *pebble.Batch, domain string, val []byte, vec
 	return nil
 }
 
-func putContactEntry(b *pebble.Batch, pid int64, val []byte, vec []float32, slots map[int64]uint32, vecs [][]int8, scale []float32, dim int) error {
+func putContactEntry(b *pebble.Batch, pid int64, val []byte, vec []float32, slot func(int64) (uint32, bool), vecs [][]int8, scale []float32, dim int) error {
 	var en cEntry
 	if err := en.unmarshal(val, nil); err != nil {
 		return fmt.Errorf("refit: contact %d: %w", pid, err)
 	}
 	en.scale, en.vec = quantize(vec)
 	_ = b.Set(contactKey(prefixContactEntry, pid), en.marshal(nil), nil)
-	if id, ok := slots[pid]; ok {
+	if id, ok := slot(pid); ok {
 		copy(vecs[int(id)/chunkDocs][(int(id)%chunkDocs)*dim:], en.vec)
 		scale[id] = en.scale
 	}

@@ -159,3 +159,55 @@ func TestRefitKilledMidway(t *testing.T) {
 		})
 	}
 }
+
+// TestRefitLoadedContacts refits an index whose contacts were loaded at
+// open (found through the sorted persona column, not the map of later
+// writes): every one gets its new vector and sketch, and the result counts
+// them all.
+func TestRefitLoadedContacts(t *testing.T) {
+	dir := t.TempDir()
+	var docs []index.ContactDoc
+	for i := range 50 {
+		docs = append(docs, index.ContactDoc{Vector: constVec(enginetest.Dim, 0),
+			Contact: record.Contact{PersonaID: int64(i + 1), Domain: fmt.Sprintf("c%d.com", i%5), Name: "Ann Lee"}})
+	}
+	storeContacts(t, dir, docs)
+	e, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	// One contact written after the load, so both lookups are exercised.
+	if _, err := e.UpsertContacts(ctx, []index.ContactDoc{{Vector: constVec(enginetest.Dim, 0),
+		Contact: record.Contact{PersonaID: 99, Domain: "c9.com", Name: "Bo Day"}}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Refit(ctx, killRefit("none"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Contacts != 51 {
+		t.Errorf("refit counted %d contacts, want 51", res.Contacts)
+	}
+	got, err := e.SearchContacts(ctx, index.ContactSearch{Vector: constVec(12, 1), MinSimilarity: -2, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Hits) != 51 {
+		t.Fatalf("%d hits after the refit, want 51", len(got.Hits))
+	}
+	for _, h := range got.Hits {
+		if h.Similarity < 0.99 {
+			t.Errorf("contact %d: similarity %.3f to its new vector", h.Contact.PersonaID, h.Similarity)
+		}
+	}
+	x, _ := e.contactIdx()
+	want := make([]uint64, signWords(x.dim))
+	for _, id := range x.live.ToArray() {
+		sketch(x.vecOf(id), want)
+		if !slices.Equal(x.signOf(id), want) {
+			t.Errorf("contact %d: sketch %x, its codes' %x", x.persona[id], x.signOf(id), want)
+		}
+	}
+}

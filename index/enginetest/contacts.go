@@ -29,6 +29,7 @@ func RunContacts(t *testing.T, open func(t *testing.T) ContactBackend) {
 		{"CompanyReindexRefreshesContacts", testEmployerRefresh},
 		{"SharedAndChangedEmails", testSharedEmails},
 		{"SavedLists", testContactSavedLists},
+		{"RankedDomains", testContactRanked},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := open(t)
@@ -262,6 +263,38 @@ func testContactGrouping(t *testing.T, e ContactBackend) {
 		if _, err := strconv.Atoi(strconv.FormatInt(h.Contact.PersonaID, 10)); err != nil || h.Similarity != 0 {
 			t.Errorf("filter-mode hit %+v", h)
 		}
+	}
+}
+
+// testContactRanked checks ContactSearch.Ranked: called once, before the
+// search returns, with the hits' employers in the order of their first hit
+// (with and without a vector, grouped and not), and not at all for a
+// search that fails.
+func testContactRanked(t *testing.T, e ContactBackend) {
+	loadContacts(t, e)
+	ctx := context.Background()
+	for _, s := range []index.ContactSearch{
+		{Limit: 100},
+		{Offset: 1, Limit: 3},
+		{Vector: axis(0, 0), Limit: 100, PerCompany: 1, MaxCompanies: 2},
+		{Vector: axis(0, 0), Limit: 100, MinSimilarity: 0.9},
+		{Limit: 100, Filter: index.Terms{Field: index.CountryField, Values: []string{"ZZ"}}},
+	} {
+		var calls [][]string
+		s.Ranked = func(domains []string) { calls = append(calls, domains) }
+		res, err := e.SearchContacts(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := index.RankedDomains(res.Hits, func(h index.ContactHit) string { return h.Contact.Domain })
+		if len(calls) != 1 || !slices.Equal(calls[0], want) {
+			t.Errorf("search %+v: Ranked called with %q, want once with %q", s, calls, want)
+		}
+	}
+	called := false
+	if _, err := e.SearchContacts(ctx, index.ContactSearch{Vector: []float32{1, 0}, Limit: 1,
+		Ranked: func([]string) { called = true }}); err == nil || called {
+		t.Errorf("a failing search: err %v, Ranked called %v", err, called)
 	}
 }
 
