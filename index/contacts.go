@@ -106,9 +106,10 @@ type ContactEngine interface {
 // votes of its first sample contacts with an address in the no-vector
 // contact order (seniority, then more connections, then lower persona id)
 // — the contacts a ContactSearch of that domain, Exists on the email and
-// PerCompany sample returns — without reading their profiles. A caller
-// electing a pattern from the tally gets what patternvote elects from
-// those contacts' profiles.
+// PerCompany sample returns — from resident data rather than their
+// profiles (an engine may still read the profiles of contacts it has no
+// vote for). A caller electing a pattern from the tally gets what
+// patternvote elects from those contacts' profiles.
 type EmailPatternVoter interface {
 	EmailPatternVotes(ctx context.Context, domains []string, sample int) ([]patternvote.Tally, error)
 }
