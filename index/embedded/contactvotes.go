@@ -36,7 +36,8 @@ var _ index.EmailPatternVoter = (*Engine)(nil)
 // are patternvote's name parts.
 const flagFoldedName = 1 << 7
 
-// The flags byte holds contactFlags' bits below flagFoldedName.
+// The flags byte holds contactFlags' bits below flagFoldedName (an index
+// out of range at init otherwise).
 var _ = [1]struct{}{}[len(contactFlags)/8]
 
 // validatedFlag is the validated address's bit of the flags byte.
