@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 
+	"github.com/openprospect/prospectd/email/patternvote"
 	"github.com/openprospect/prospectd/record"
 )
 
@@ -97,4 +98,18 @@ type ContactEngine interface {
 	ContactReader
 	ContactSearcher
 	ContactWriter
+}
+
+// EmailPatternVoter is an optional ContactEngine capability of engines
+// that keep each contact's email-pattern vote (patternvote.Vote) resident:
+// EmailPatternVotes returns, for each domain in order, the tally of the
+// votes of its first sample contacts with an address in the no-vector
+// contact order (seniority, then more connections, then lower persona id)
+// — the contacts a ContactSearch of that domain, Exists on the email and
+// PerCompany sample returns — from resident data rather than their
+// profiles (an engine may still read the profiles of contacts it has no
+// vote for). A caller electing a pattern from the tally gets what
+// patternvote elects from those contacts' profiles.
+type EmailPatternVoter interface {
+	EmailPatternVotes(ctx context.Context, domains []string, sample int) ([]patternvote.Tally, error)
 }

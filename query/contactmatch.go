@@ -10,6 +10,7 @@ import (
 
 	"github.com/hbollon/go-edlib"
 
+	"github.com/openprospect/prospectd/email/patternvote"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
 )
@@ -54,7 +55,7 @@ func (s *ContactService) MatchContact(ctx context.Context, q MatchQuery, limit i
 	if len(out) >= limit || q.Name == "" {
 		return out, nil
 	}
-	first, last := nameParts(q.Name)
+	first, last := patternvote.NameParts(q.Name)
 	key := last
 	if key == "" {
 		key = first
@@ -75,17 +76,17 @@ func (s *ContactService) MatchContact(ctx context.Context, q MatchQuery, limit i
 	if err != nil {
 		return nil, fmt.Errorf("match %q: %w", q.Name, err)
 	}
-	qName := strings.Join(strings.Fields(asciiFold(q.Name)), " ")
-	qCompany := strings.Join(strings.Fields(asciiFold(q.CompanyName)), " ")
+	qName := strings.Join(strings.Fields(patternvote.Fold(q.Name)), " ")
+	qCompany := strings.Join(strings.Fields(patternvote.Fold(q.CompanyName)), " ")
 	var cands []ContactCandidate
 	for _, h := range res.Hits {
 		if seen[h.Contact.PersonaID] {
 			continue
 		}
-		name := float64(edlib.JaroWinklerSimilarity(qName, strings.Join(strings.Fields(asciiFold(h.Contact.Name)), " ")))
+		name := float64(edlib.JaroWinklerSimilarity(qName, strings.Join(strings.Fields(patternvote.Fold(h.Contact.Name)), " ")))
 		score := name
 		if q.Domain == "" && qCompany != "" {
-			company := float64(edlib.JaroWinklerSimilarity(qCompany, strings.Join(strings.Fields(asciiFold(h.Contact.CompanyName)), " ")))
+			company := float64(edlib.JaroWinklerSimilarity(qCompany, strings.Join(strings.Fields(patternvote.Fold(h.Contact.CompanyName)), " ")))
 			score = 0.75*name + 0.25*company
 		}
 		score = math.Round(score*1000) / 10

@@ -212,51 +212,32 @@ func TestContactPromptRunsCompanyDiscovery(t *testing.T) {
 	}
 }
 
-// TestApplyTemplate: every template of the inference, names without a
-// first or last name, and text that only looks like a placeholder.
-func TestApplyTemplate(t *testing.T) {
-	for _, c := range []struct{ tpl, first, last, want string }{
-		{"{first}.{last}", "jane", "doe", "jane.doe"},
-		{"{first}{last}", "jane", "doe", "janedoe"},
-		{"{f}{last}", "jane", "doe", "jdoe"},
-		{"{first}", "jane", "doe", "jane"},
-		{"{first}_{last}", "jane", "doe", "jane_doe"},
-		{"{f}.{last}", "jane", "doe", "j.doe"},
-		{"{last}", "jane", "doe", "doe"},
-		{"{first}{l}", "jane", "doe", "janed"},
-		{"{last}.{first}", "jane", "doe", "doe.jane"},
-		{"{last}{f}", "jane", "doe", "doej"},
-		{"{first}-{last}", "jane", "doe", "jane-doe"},
-		{"{f}{l}", "jane", "doe", "jd"},
-		{"{first}.{last}", "priya", "", ""},
-		{"{first}{l}", "priya", "", "priya"},
-		{"{f}{l}", "", "shah", "s"},
-		{"{first}.{last}", "jean", "de la cruz", "jean.de la cruz"},
-		{"{x}{first}", "jane", "doe", "{x}jane"},
-		{"}{f}{", "jane", "doe", "}j{"},
-		{"{firs", "jane", "doe", "{firs"},
-		{"plain", "jane", "doe", "plain"},
-		{"", "jane", "doe", ""},
-	} {
-		if got := applyTemplate(c.tpl, c.first, c.last); got != c.want {
-			t.Errorf("applyTemplate(%q, %q, %q) = %q, want %q", c.tpl, c.first, c.last, got, c.want)
-		}
-	}
-}
+// searchOnly hides an engine's optional capabilities (the resident
+// email-pattern tallies), as an engine without them.
+type searchOnly struct{ ContactIndex }
 
 // TestEmailPatternsBatched: the patterns of many domains looked up
 // together (several batches, a repeated domain, a domain without contacts,
-// some already cached) equal each domain's pattern inferred from a search
-// of that domain alone.
+// some already cached), from the embedded engine's resident tallies and
+// from batched searches, equal each domain's pattern inferred from a
+// search of that domain alone.
 func TestEmailPatternsBatched(t *testing.T) {
 	base, ce := contactCorpus(t)
+	if _, ok := ce.(index.EmailPatternVoter); !ok {
+		t.Fatal("the embedded engine does not tally email-pattern votes")
+	}
+	for _, eng := range []ContactIndex{ce, searchOnly{ce}} {
+		checkEmailPatterns(t, &ContactService{Engine: eng, Companies: base}, ce)
+	}
+}
+
+func checkEmailPatterns(t *testing.T, svc *ContactService, ce index.ContactEngine) {
 	ctx := context.Background()
 	var domains []string
 	for i := 0; i < 130; i++ {
 		domains = append(domains, fixture.gen.ContactsOf(i)[0].Domain)
 	}
 	domains = append(domains, "no-contacts.example", domains[3])
-	svc := &ContactService{Engine: ce, Companies: base}
 	if _, err := svc.emailPattern(ctx, domains[7]); err != nil { // cached before the batch
 		t.Fatal(err)
 	}

@@ -10,13 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/openprospect/prospectd/email/patternvote"
 	"github.com/openprospect/prospectd/index"
 	"github.com/openprospect/prospectd/record"
 )
@@ -454,9 +449,11 @@ func (l *employerLookup) fill(groups []ContactGroup) error {
 }
 
 // The email pattern of a domain is inferred from up to patternSample of
-// its contacts with addresses; domains not in the cache are looked up
-// patternBatch at a time in one engine search (patternBatch × patternSample
-// is the 10,000-contact window every engine serves).
+// its contacts with addresses. An engine that tallies the votes from
+// resident data (index.EmailPatternVoter) is asked for every missing
+// domain at once; otherwise they are looked up patternBatch at a time in
+// one engine search (patternBatch × patternSample is the 10,000-contact
+// window every engine serves).
 const (
 	patternSample = 200
 	patternBatch  = 50
@@ -472,11 +469,7 @@ func (s *ContactService) emailPattern(ctx context.Context, domain string) (Email
 }
 
 // emailPatterns returns the email pattern of each domain (in order),
-// reusing cached ones. The others are grouped: one search of their
-// contacts with addresses, patternSample a company in the contact order,
-// reads for each domain the same contacts as a search of that domain alone
-// (one filter evaluation and one ranking for up to patternBatch domains
-// instead of one each).
+// reusing cached ones and inferring the others together (inferPatterns).
 func (s *ContactService) emailPatterns(ctx context.Context, domains []string) ([]EmailPattern, error) {
 	out := make([]EmailPattern, len(domains))
 	at := map[string][]int{}
@@ -491,9 +484,44 @@ func (s *ContactService) emailPatterns(ctx context.Context, domains []string) ([
 		}
 		at[d] = append(at[d], i)
 	}
-	for len(missing) > 0 {
-		batch := missing[:min(len(missing), patternBatch)]
-		missing = missing[len(batch):]
+	if len(missing) == 0 {
+		return out, nil
+	}
+	ps, err := s.inferPatterns(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	for k, d := range missing {
+		s.patterns.Store(d, patternEntry{p: ps[k], at: now})
+		for _, i := range at[d] {
+			out[i] = ps[k]
+		}
+	}
+	return out, nil
+}
+
+// inferPatterns infers the email pattern of each of the distinct domains,
+// in order: from the engine's resident tallies when it keeps them,
+// otherwise from searches of their contacts with addresses, patternSample
+// a company in the contact order, which read for each domain the same
+// contacts as a search of that domain alone (one filter evaluation and
+// one ranking for up to patternBatch domains instead of one each).
+func (s *ContactService) inferPatterns(ctx context.Context, domains []string) ([]EmailPattern, error) {
+	out := make([]EmailPattern, 0, len(domains))
+	if voter, ok := s.Engine.(index.EmailPatternVoter); ok {
+		tallies, err := voter.EmailPatternVotes(ctx, domains, patternSample)
+		if err != nil {
+			return nil, fmt.Errorf("email patterns of %d domains: %w", len(domains), err)
+		}
+		for k, d := range domains {
+			out = append(out, patternOf(d, &tallies[k]))
+		}
+		return out, nil
+	}
+	for len(domains) > 0 {
+		batch := domains[:min(len(domains), patternBatch)]
+		domains = domains[len(batch):]
 		res, err := s.Engine.SearchContacts(ctx, index.ContactSearch{MinSimilarity: -2, PerCompany: patternSample,
 			MaxCompanies: len(batch), Limit: patternSample * len(batch),
 			Filter: index.And{index.Terms{Field: index.DomainField, Values: batch}, index.Exists{Field: index.ContactEmailField}}})
@@ -504,13 +532,8 @@ func (s *ContactService) emailPatterns(ctx context.Context, domains []string) ([
 		for _, h := range res.Hits {
 			known[h.Contact.Domain] = append(known[h.Contact.Domain], h.Contact)
 		}
-		now := time.Now()
 		for _, d := range batch {
-			p := InferEmailPattern(d, known[d])
-			s.patterns.Store(d, patternEntry{p: p, at: now})
-			for _, i := range at[d] {
-				out[i] = p
-			}
+			out = append(out, InferEmailPattern(d, known[d]))
 		}
 	}
 	return out, nil
@@ -523,136 +546,24 @@ type EmailPattern struct {
 	Guess      string  // the pattern applied to a hypothetical Jane Doe
 }
 
-// emailTemplates are the local-part templates tried, most common first.
-var emailTemplates = []string{"{first}.{last}", "{first}{last}", "{f}{last}", "{first}", "{first}_{last}", "{f}.{last}",
-	"{last}", "{first}{l}", "{last}.{first}", "{last}{f}", "{first}-{last}", "{f}{l}"}
-
 // InferEmailPattern finds the template most of the known addresses at the
-// domain follow. Validated addresses count double. Confidence is the share
-// of the evidence the winner explains, shrunk for small samples
-// (votes / (total + 1)).
+// domain follow (patternvote: validated addresses count double; the
+// confidence is the share of the evidence the winner explains, shrunk for
+// small samples: votes / (total + 1)).
 func InferEmailPattern(domain string, known []record.Contact) EmailPattern {
-	votes := map[string]float64{}
-	total := 0.0
+	var t patternvote.Tally
 	for _, c := range known {
-		local, host, ok := strings.Cut(strings.ToLower(c.Email), "@")
-		if !ok || host != domain {
-			continue
-		}
-		first, last := nameParts(c.Name)
-		if first == "" {
-			continue
-		}
-		w := 1.0
-		if c.EmailValidated {
-			w = 2
-		}
-		total += w
-		for _, t := range emailTemplates {
-			if applyTemplate(t, first, last) == local {
-				votes[t] += w
-				break
-			}
-		}
+		t.Add(patternvote.VoteOf(domain, c.Email, c.Name, c.EmailValidated))
 	}
-	best, bestVotes := "", 0.0
-	for _, t := range emailTemplates {
-		if votes[t] > bestVotes {
-			best, bestVotes = t, votes[t]
-		}
-	}
-	if best == "" {
+	return patternOf(domain, &t)
+}
+
+// patternOf is the pattern a domain's tally elects.
+func patternOf(domain string, t *patternvote.Tally) EmailPattern {
+	best, confidence, ok := t.Best()
+	if !ok {
 		return EmailPattern{}
 	}
-	return EmailPattern{
-		Pattern:    best + "@" + domain,
-		Confidence: math.Round(bestVotes/(total+1)*100) / 100,
-		Guess:      applyTemplate(best, "jane", "doe") + "@" + domain,
-	}
-}
-
-// nameParts returns the folded ASCII first and last name.
-func nameParts(name string) (first, last string) {
-	words := strings.Fields(asciiFold(name))
-	if len(words) == 0 {
-		return "", ""
-	}
-	if len(words) == 1 {
-		return words[0], ""
-	}
-	return words[0], words[len(words)-1]
-}
-
-func applyTemplate(t, first, last string) string {
-	f, l := "", ""
-	if first != "" {
-		f = first[:1]
-	}
-	if last != "" {
-		l = last[:1]
-	}
-	if last == "" && strings.Contains(t, "{last}") {
-		return ""
-	}
-	// A scan instead of a strings.Replacer: InferEmailPattern applies up
-	// to 12 templates to each of up to 200 contacts a domain, and building
-	// a Replacer each time cost more than the rest of the inference.
-	var b strings.Builder
-	b.Grow(len(t) + len(first) + len(last))
-	for t != "" {
-		i := strings.IndexByte(t, '{')
-		if i < 0 {
-			b.WriteString(t)
-			break
-		}
-		b.WriteString(t[:i])
-		t = t[i:]
-		token, val := "{", "{"
-		for _, r := range [...][2]string{{"{first}", first}, {"{last}", last}, {"{f}", f}, {"{l}", l}} {
-			if strings.HasPrefix(t, r[0]) {
-				token, val = r[0], r[1]
-				break
-			}
-		}
-		b.WriteString(val)
-		t = t[len(token):]
-	}
-	return b.String()
-}
-
-// asciiFold lower-cases and strips accents; other letters are dropped.
-func asciiFold(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(foldAccents(s)) {
-		switch {
-		case r >= 'a' && r <= 'z', r == ' ':
-			b.WriteRune(r)
-		case r == '-' || r == '\'':
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
-
-// letterFolder spells out the letters that have no combining mark; a
-// Replacer is safe for concurrent use.
-var letterFolder = strings.NewReplacer("ß", "ss", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "ł", "l", "Ł", "L", "đ", "d", "ı", "i", "İ", "I")
-
-// foldAccents strips combining marks ("Müller" -> "Muller") and spells out
-// the letters that have none ("ß" -> "ss", "ø" -> "o"). A transform.Chain
-// keeps state between calls, so concurrent searches each make their own.
-func foldAccents(s string) string {
-	ascii := true
-	for i := 0; i < len(s) && ascii; i++ {
-		ascii = s[i] < utf8.RuneSelf
-	}
-	if ascii {
-		return s // nothing to decompose or spell out
-	}
-	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
-	if err != nil {
-		out = s
-	}
-	return letterFolder.Replace(out)
+	return EmailPattern{Pattern: best + "@" + domain, Confidence: confidence,
+		Guess: patternvote.Apply(best, "jane", "doe") + "@" + domain}
 }

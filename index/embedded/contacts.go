@@ -101,6 +101,8 @@ type contactIndex struct {
 	// value's hash to its contact (dups when several share one).
 	uniq map[index.Field]map[uint64]uint32
 	dups map[index.Field]map[uint64][]uint32
+	// votes holds each contact's email-pattern vote (contactvotes.go).
+	votes []uint8
 }
 
 type contactBulk struct {
@@ -208,6 +210,12 @@ type cEntry struct {
 	title, name string
 	scale       float32
 	vec         []int8
+	// parts are the email-pattern name parts ("first last") of an entry
+	// whose folded name does not give them (contactvotes.go), stored
+	// after the vector when hasParts; vote is the entry's vote byte.
+	parts    string
+	hasParts bool
+	vote     uint8
 }
 
 func seniorityRank(s string) uint8 {
@@ -283,6 +291,8 @@ func newCEntry(c *record.Contact, vec []float32) cEntry {
 	e.rank = seniorityRank(c.Seniority)
 	e.title, e.name = textfold.Words(c.Title), textfold.Words(c.Name)
 	e.scale, e.vec = quantize(vec)
+	e.setNameParts(c.Name)
+	e.vote = e.voteCode()
 	return e
 }
 
@@ -305,6 +315,10 @@ func (e *cEntry) marshal(dst []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(e.vec)))
 	for _, x := range e.vec {
 		dst = append(dst, byte(x))
+	}
+	if e.hasParts {
+		dst = binary.AppendUvarint(dst, uint64(len(e.parts)))
+		dst = append(dst, e.parts...)
 	}
 	return dst
 }
@@ -373,10 +387,14 @@ func (e *cEntry) unmarshal(b []byte, in interner) error {
 	}
 	e.scale = math.Float32frombits(binary.LittleEndian.Uint32(sb[:]))
 	n, err := binary.ReadUvarint(r)
-	if err != nil || n != uint64(r.Len()) {
+	if err != nil || n > uint64(r.Len()) {
 		return errCorrupt
 	}
 	rest := b[len(b)-r.Len():]
+	if err := e.unmarshalParts(rest[n:]); err != nil {
+		return err
+	}
+	rest = rest[:n]
 	if in != nil && n > 0 {
 		e.vec = unsafe.Slice((*int8)(unsafe.Pointer(&rest[0])), n)
 		return nil
@@ -573,6 +591,7 @@ var contactBatchHook func()
 func (x *contactIndex) loadRow(id uint32, pid int64, en *cEntry) {
 	x.grow()
 	x.setRow(id, pid, en)
+	x.setVote(id, en.vote)
 	for i, f := range contactKeyword {
 		if hashedField(f) {
 			for _, v := range en.kw[i] {
@@ -638,6 +657,7 @@ func (x *contactIndex) place(pid int64, en *cEntry, old *cEntry) {
 	}
 	x.setRow(id, pid, en)
 	x.setSign(id, en.vec)
+	x.setVote(id, en.vote)
 	if id >= x.loaded {
 		x.ids[pid] = id
 	}

@@ -1,4 +1,4 @@
-package query
+package patternvote
 
 import (
 	"sync"
@@ -17,8 +17,8 @@ func TestFoldAccentsConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 200; i++ {
 				k := (g + i) % len(in)
-				if got := foldAccents(in[k]); got != want[k] {
-					t.Errorf("foldAccents(%q) = %q, want %q", in[k], got, want[k])
+				if got := FoldAccents(in[k]); got != want[k] {
+					t.Errorf("FoldAccents(%q) = %q, want %q", in[k], got, want[k])
 					return
 				}
 			}
