@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/export"
@@ -225,9 +227,44 @@ func runServe(ctx context.Context, args []string) error {
 				return
 			}
 			log.Info().Dur("took", time.Since(t)).Msg("contact index loaded")
+			upgradeContactEntries(ctx, eng, log)
 		}()
 	}
 	return srv.Listen(ctx, *addr)
+}
+
+// contactUpgrader is the embedded engine's upgrade of contact entries
+// written before the email-pattern votes were kept.
+type contactUpgrader interface {
+	PendingContactUpgrades() (int, error)
+	UpgradeContactEntries(context.Context) (embedded.ContactUpgrade, error)
+}
+
+// upgradeContactEntries rewrites, after the contact index load, the
+// entries an older version wrote, so email-pattern votes need no profile
+// reads (a few minutes of background work at 15M contacts, once; a
+// stopped upgrade continues at the next start).
+func upgradeContactEntries(ctx context.Context, eng index.Engine, log zerolog.Logger) {
+	u, ok := eng.(contactUpgrader)
+	if !ok {
+		return
+	}
+	pending, err := u.PendingContactUpgrades()
+	if err != nil || pending == 0 {
+		return // a load error was logged by the caller
+	}
+	log.Info().Int("contacts", pending).Msg("upgrading contact entries written by an older version (email-pattern votes)")
+	t := time.Now()
+	st, err := u.UpgradeContactEntries(ctx)
+	ev := log.Info()
+	switch {
+	case errors.Is(err, embedded.ErrClosed) || ctx.Err() != nil:
+		ev = ev.Str("stopped", "shutting down: the next start continues")
+	case err != nil:
+		ev = log.Error().Err(err)
+	}
+	ev.Int("upgraded", st.Upgraded).Int("current", st.Current).Int("gone", st.Gone).Int("stale", st.Stale).
+		Dur("took", time.Since(t)).Msg("contact entries upgraded")
 }
 
 // demoKey returns the demo organization's key, creating it on first use.

@@ -291,8 +291,7 @@ func newCEntry(c *record.Contact, vec []float32) cEntry {
 	e.rank = seniorityRank(c.Seniority)
 	e.title, e.name = textfold.Words(c.Title), textfold.Words(c.Name)
 	e.scale, e.vec = quantize(vec)
-	e.setNameParts(c.Name)
-	e.vote = e.voteCode()
+	e.setNameVote(c.Name)
 	return e
 }
 

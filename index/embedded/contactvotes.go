@@ -29,8 +29,9 @@ var _ index.EmailPatternVoter = (*Engine)(nil)
 // or else carries them after the vector (cEntry.parts, present only then:
 // no bytes for most entries). Entries written before either have neither:
 // their vote is voteUnknown, and EmailPatternVotes reads the profiles of
-// those in a sample (rewriting the contact, or a refresh of its employer,
-// gives it a vote).
+// those in a sample until UpgradeContactEntries (contactupgrade.go) has
+// rewritten them; rewriting the contact, or a refresh of its employer,
+// gives it a vote too.
 
 // flagFoldedName marks an entry whose folded name's first and last words
 // are patternvote's name parts.
@@ -107,6 +108,15 @@ func (e *cEntry) setNameParts(name string) {
 		return
 	}
 	e.parts, e.hasParts = first+" "+last, true
+}
+
+// setNameVote gives the entry the name parts of name (the contact's
+// name, which its folded name was made from) and sets its vote byte: what
+// newCEntry does, and what UpgradeContactEntries does to an entry written
+// before the votes were kept.
+func (e *cEntry) setNameVote(name string) {
+	e.setNameParts(name)
+	e.vote = e.voteCode()
 }
 
 // asciiLettersSpaces reports whether s has only ASCII letters and
