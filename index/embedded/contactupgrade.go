@@ -1,11 +1,17 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/cockroachdb/pebble"
 
 	"github.com/openprospect/prospectd/index/textfold"
+	"github.com/openprospect/prospectd/record"
 )
 
 // Entries written before the email-pattern votes were kept have neither
@@ -36,9 +42,8 @@ type ContactUpgrade struct {
 	Stale int
 }
 
-// contactUpgradeBatch is how many contacts a batch of the upgrade takes
-// (the write lock is held for one batch: ~1,000 entry and profile reads
-// and a commit, a few milliseconds).
+// contactUpgradeBatch is how many contacts a batch of the upgrade takes:
+// the write lock is held for one batch, ~9 ms (8.6 µs a contact).
 var contactUpgradeBatch = 1024
 
 // contactUpgradeHook, when set (tests), runs between the upgrade's
@@ -148,35 +153,62 @@ func (e *Engine) upgradeBatch(x *contactIndex, ids []uint32, pids []int64, st *C
 	)
 	outcome := make([]int, len(ids))
 	entries := make([]*cEntry, len(ids))
-	errs := make([]error, len(ids))
-	readEach(len(ids), 64, func(i int) bool {
-		if !still[i] {
-			return true
+	// Each core reads a run of the batch (in persona-id order: the
+	// loaded contacts' ids are) through one iterator over the entries and
+	// one over the profiles: a seek to a next key costs less than a point
+	// read (8.6 µs a contact against 20.5 with Get, BenchmarkContactUpgrade).
+	read := func(lo, hi int) error {
+		entryIt, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
+		if err != nil {
+			return err
 		}
-		en, err := e.storedEntry(pids[i])
-		switch {
-		case err != nil:
-			errs[i] = err
-			return false
-		case en == nil:
-			return true // gone
+		defer entryIt.Close()
+		profileIt, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactProfile), UpperBound: []byte("cp0")})
+		if err != nil {
+			return err
 		}
-		entries[i] = en
-		if en.vote != voteUnknown {
-			outcome[i] = current
-			return true
-		}
-		// A profile missing or undecodable (GetContacts fails on it too)
-		// leaves the entry as it is.
-		c, err := e.contactProfile(pids[i])
-		if err != nil || textfold.Words(c.Name) != en.name {
+		defer profileIt.Close()
+		for i := lo; i < hi; i++ {
+			if !still[i] {
+				continue
+			}
+			v, ok := seekValue(entryIt, contactKey(prefixContactEntry, pids[i]))
+			if !ok {
+				continue // gone
+			}
+			en := &cEntry{}
+			if err := en.unmarshal(v, nil); err != nil { // copies what it keeps
+				return fmt.Errorf("read contact %d: %w", pids[i], err)
+			}
+			entries[i] = en
+			if en.vote != voteUnknown {
+				outcome[i] = current
+				continue
+			}
+			// A profile missing or undecodable (GetContacts fails on it
+			// too), or of another name, leaves the entry as it is.
 			outcome[i] = stale
-			return true
+			var c record.Contact
+			if v, ok = seekValue(profileIt, contactKey(prefixContactProfile, pids[i])); !ok ||
+				decodeStored(bytes.Clone(v), &c) != nil || textfold.Words(c.Name) != en.name {
+				continue
+			}
+			en.setNameVote(c.Name)
+			outcome[i] = upgraded
 		}
-		en.setNameVote(c.Name)
-		outcome[i] = upgraded
-		return true
-	})
+		return errors.Join(entryIt.Error(), profileIt.Error())
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(ids)/64))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[w] = read(w*len(ids)/workers, (w+1)*len(ids)/workers)
+		}()
+	}
+	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("upgrade contact entries: %w", err)
 	}
@@ -193,7 +225,12 @@ func (e *Engine) upgradeBatch(x *contactIndex, ids []uint32, pids []int64, st *C
 		}
 	}
 	if !b.Empty() {
-		if err := e.commitOwn(b, e.writeOpts); err != nil {
+		// No fsync (as the refit's staged vectors): a batch lost in a
+		// crash leaves entries as they were, upgraded at the next start,
+		// and the write-ahead log keeps every later write after it (a
+		// later synced write of a contact syncs this batch before it).
+		// A sync a batch cost 26.2 µs a contact against 20.5.
+		if err := e.commitOwn(b, pebble.NoSync); err != nil {
 			return fmt.Errorf("upgrade contact entries: write %d: %w", b.Count(), err)
 		}
 	}
@@ -218,4 +255,13 @@ func (e *Engine) upgradeBatch(x *contactIndex, ids []uint32, pids []int64, st *C
 		}
 	}
 	return nil
+}
+
+// seekValue moves it to key and returns its value (valid until it moves
+// again), false when key is not stored.
+func seekValue(it *pebble.Iterator, key []byte) ([]byte, bool) {
+	if !it.SeekGE(key) || !bytes.Equal(it.Key(), key) {
+		return nil, false
+	}
+	return it.Value(), true
 }

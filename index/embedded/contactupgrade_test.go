@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/cockroachdb/pebble"
 
 	"github.com/openprospect/prospectd/index"
+	"github.com/openprospect/prospectd/internal/demo"
 )
 
 // storedBytes returns a contact's stored entry (nil when there is none).
@@ -342,5 +345,107 @@ func TestUpgradeStops(t *testing.T) {
 				t.Fatalf("EmailPatternVotes read %d profiles after the upgrade", reads)
 			}
 		})
+	}
+}
+
+// BenchmarkContactUpgrade measures UpgradeContactEntries over an index of
+// the demo generator's contacts (100,000, or PROSPECT_BENCH_UPGRADE_CONTACTS;
+// 256 dimensions) whose entries are all in the old format: the time a
+// contact (ns/contact) with the store in the page cache, the whole run
+// otherwise. It builds the index in a temporary directory (~30 s at
+// 100,000):
+//
+//	go test -run '^$' -bench ContactUpgrade -benchtime 3x ./index/embedded/
+func BenchmarkContactUpgrade(b *testing.B) {
+	n := 100_000
+	if v := os.Getenv("PROSPECT_BENCH_UPGRADE_CONTACTS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	dir := b.TempDir()
+	e, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: 256}); err != nil {
+		b.Fatal(err)
+	}
+	g := demo.New(demo.Options{Companies: n, Seed: 1})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var docs []index.ContactDoc
+	written := 0
+	for i := 0; i < g.Len() && written < n; i++ {
+		for _, c := range g.ContactsOf(i) {
+			v := make([]float32, 256)
+			for k := range v {
+				v[k] = rng.Float32() - 0.5
+			}
+			docs = append(docs, index.ContactDoc{Contact: c, Vector: v})
+		}
+		if len(docs) >= 2000 || i == g.Len()-1 {
+			docs = docs[:min(len(docs), n-written)]
+			if _, err := e.UpsertContacts(ctx, docs); err != nil {
+				b.Fatal(err)
+			}
+			written += len(docs)
+			docs = docs[:0]
+		}
+	}
+	if err := e.Close(); err != nil {
+		b.Fatal(err)
+	}
+	var st ContactUpgrade
+	for b.Loop() {
+		b.StopTimer()
+		if e, err = Open(dir, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		downgradeAll(b, e)
+		e.Close()
+		if e, err = Open(dir, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.LoadContacts(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if st, err = e.UpgradeContactEntries(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := e.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	if st.Upgraded != written {
+		b.Fatalf("upgraded %+v of %d", st, written)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(written), "ns/contact")
+	b.ReportMetric(float64(written), "contacts")
+}
+
+// downgradeAll rewrites every contact entry in the old format.
+func downgradeAll(b *testing.B, e *Engine) {
+	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer it.Close()
+	batch := e.db.NewBatch()
+	for it.First(); it.Valid(); it.Next() {
+		var en cEntry
+		if err := en.unmarshal(it.Value(), nil); err != nil {
+			b.Fatal(err)
+		}
+		en.flags &^= flagFoldedName
+		en.hasParts = false
+		batch.Set(it.Key(), en.marshal(nil), nil)
+	}
+	if err := batch.Commit(pebble.Sync); err != nil {
+		b.Fatal(err)
 	}
 }
