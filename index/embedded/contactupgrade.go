@@ -61,9 +61,13 @@ func (e *Engine) PendingContactUpgrades() (int, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	n := 0
-	for id, v := range x.votes {
-		if v == voteUnknown && x.live.Contains(uint32(id)) {
-			n++
+	it := x.live.ManyIterator()
+	var buf [4096]uint32
+	for k := it.NextMany(buf[:]); k > 0; k = it.NextMany(buf[:]) {
+		for _, id := range buf[:k] {
+			if x.votes[id] == voteUnknown {
+				n++
+			}
 		}
 	}
 	return n, nil
