@@ -36,9 +36,8 @@ type ContactUpgrade struct {
 	Current int
 	// Gone contacts were deleted or replaced since the load.
 	Gone int
-	// Stale entries were left as they were: no profile, an unreadable
-	// one, or one whose name does not fold to the entry's name (their
-	// profiles are read, as before).
+	// Stale entries were left as they were: their profile is missing or
+	// cannot be decoded.
 	Stale int
 }
 
@@ -190,14 +189,20 @@ func (e *Engine) upgradeBatch(x *contactIndex, ids []uint32, pids []int64, st *C
 				continue
 			}
 			// A profile missing or undecodable (GetContacts fails on it
-			// too), or of another name, leaves the entry as it is.
-			outcome[i] = stale
+			// too) leaves the entry as it is.
 			var c record.Contact
-			if v, ok = seekValue(profileIt, contactKey(prefixContactProfile, pids[i])); !ok ||
-				decodeStored(bytes.Clone(v), &c) != nil || textfold.Words(c.Name) != en.name {
+			if v, ok = seekValue(profileIt, contactKey(prefixContactProfile, pids[i])); !ok || decodeStored(bytes.Clone(v), &c) != nil {
+				outcome[i] = stale
 				continue
 			}
-			en.setNameVote(c.Name)
+			if textfold.Words(c.Name) == en.name {
+				en.setNameVote(c.Name) // as newCEntry
+			} else {
+				// Folded by an older textfold: the parts all the same
+				// (the profile's name is the one the votes read).
+				en.setPartsOf(c.Name)
+				en.vote = en.voteCode()
+			}
 			outcome[i] = upgraded
 		}
 		return errors.Join(entryIt.Error(), profileIt.Error())

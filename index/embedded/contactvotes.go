@@ -102,6 +102,13 @@ func (e *cEntry) setNameParts(name string) {
 		e.flags |= flagFoldedName
 		return
 	}
+	e.setPartsOf(name)
+}
+
+// setPartsOf is setNameParts without its shortcut for ASCII names, which
+// takes the entry's folded name to be name's: for entries whose folded
+// name may be another's (UpgradeContactEntries).
+func (e *cEntry) setPartsOf(name string) {
 	first, last := patternvote.NameParts(name)
 	if f, l, ok := foldedParts(e.name); ok && f == first && l == last {
 		e.flags |= flagFoldedName
