@@ -414,12 +414,13 @@ func BenchmarkContactUpgrade(b *testing.B) {
 		b.Fatal(err)
 	}
 	var st ContactUpgrade
+	var entryBytes int
 	for b.Loop() {
 		b.StopTimer()
 		if e, err = Open(dir, Options{}); err != nil {
 			b.Fatal(err)
 		}
-		downgradeAll(b, e)
+		entryBytes = downgradeAll(b, e)
 		e.Close()
 		if e, err = Open(dir, Options{}); err != nil {
 			b.Fatal(err)
@@ -442,10 +443,12 @@ func BenchmarkContactUpgrade(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(written), "ns/contact")
 	b.ReportMetric(float64(written), "contacts")
+	b.ReportMetric(float64(entryBytes)/float64(written), "entry-bytes")
 }
 
-// downgradeAll rewrites every contact entry in the old format.
-func downgradeAll(b *testing.B, e *Engine) {
+// downgradeAll rewrites every contact entry in the old format and returns
+// their bytes.
+func downgradeAll(b *testing.B, e *Engine) (size int) {
 	it, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
 	if err != nil {
 		b.Fatal(err)
@@ -459,9 +462,12 @@ func downgradeAll(b *testing.B, e *Engine) {
 		}
 		en.flags &^= flagFoldedName
 		en.hasParts = false
-		batch.Set(it.Key(), en.marshal(nil), nil)
+		v := en.marshal(nil)
+		size += len(v)
+		batch.Set(it.Key(), v, nil)
 	}
 	if err := batch.Commit(pebble.Sync); err != nil {
 		b.Fatal(err)
 	}
+	return size
 }
