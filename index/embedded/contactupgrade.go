@@ -89,11 +89,8 @@ func (e *Engine) UpgradeContactEntries(ctx context.Context) (ContactUpgrade, err
 		return st, fmt.Errorf("upgrade contact entries: %w", ErrClosed)
 	}
 	defer e.reads.Done()
-	type pending struct {
-		id  uint32
-		pid int64
-	}
-	var batch []pending
+	var ids []uint32
+	var pids []int64
 	for next := uint32(0); ; {
 		if e.stopping.Load() {
 			return st, fmt.Errorf("upgrade contact entries: %w", ErrClosed)
@@ -103,21 +100,16 @@ func (e *Engine) UpgradeContactEntries(ctx context.Context) (ContactUpgrade, err
 		}
 		// The next batch of unknown votes, scanning at most 64 batches'
 		// worth of ids under the read lock at a time.
-		batch = batch[:0]
+		ids, pids = ids[:0], pids[:0]
 		x.mu.RLock()
 		n := uint32(len(x.votes))
-		for end := min(n, next+uint32(64*contactUpgradeBatch)); next < end && len(batch) < contactUpgradeBatch; next++ {
+		for end := min(n, next+uint32(64*contactUpgradeBatch)); next < end && len(ids) < contactUpgradeBatch; next++ {
 			if x.votes[next] == voteUnknown && x.live.Contains(next) {
-				batch = append(batch, pending{id: next, pid: x.persona[next]})
+				ids, pids = append(ids, next), append(pids, x.persona[next])
 			}
 		}
 		x.mu.RUnlock()
-		if len(batch) > 0 {
-			pids := make([]int64, len(batch))
-			ids := make([]uint32, len(batch))
-			for i, p := range batch {
-				ids[i], pids[i] = p.id, p.pid
-			}
+		if len(ids) > 0 {
 			if err := e.upgradeBatch(x, ids, pids, &st); err != nil {
 				return st, err
 			}
