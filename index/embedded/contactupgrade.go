@@ -42,7 +42,7 @@ type ContactUpgrade struct {
 }
 
 // contactUpgradeBatch is how many contacts a batch of the upgrade takes:
-// the write lock is held for one batch, ~9 ms (8.6 µs a contact).
+// the write lock is held for one batch, 15-20 ms (15-18 µs a contact).
 var contactUpgradeBatch = 1024
 
 // contactUpgradeHook, when set (tests), runs between the upgrade's
@@ -151,7 +151,8 @@ func (e *Engine) upgradeBatch(x *contactIndex, ids []uint32, pids []int64, st *C
 	// Each core reads a run of the batch (in persona-id order: the
 	// loaded contacts' ids are) through one iterator over the entries and
 	// one over the profiles: a seek to a next key costs less than a point
-	// read (8.6 µs a contact against 20.5 with Get, BenchmarkContactUpgrade).
+	// read (18.3 µs a contact against 30.6 with Get on a settled store,
+	// BenchmarkContactUpgrade at a load of 5).
 	read := func(lo, hi int) error {
 		entryIt, err := e.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixContactEntry), UpperBound: []byte("cx0")})
 		if err != nil {
@@ -230,7 +231,8 @@ func (e *Engine) upgradeBatch(x *contactIndex, ids []uint32, pids []int64, st *C
 		// crash leaves entries as they were, upgraded at the next start,
 		// and the write-ahead log keeps every later write after it (a
 		// later synced write of a contact syncs this batch before it).
-		// A sync a batch cost 26.2 µs a contact against 20.5.
+		// A sync a batch cost 26.2 µs a contact against 20.5 (point
+		// reads, a store not compacted).
 		if err := e.commitOwn(b, pebble.NoSync); err != nil {
 			return fmt.Errorf("upgrade contact entries: write %d: %w", b.Count(), err)
 		}
