@@ -47,6 +47,7 @@ func runServe(ctx context.Context, args []string) error {
 		"let monitor and run webhooks reach loopback and private addresses (single-tenant setups, tests); off by default")
 	ann := fs.Bool("ann", "PROSPECT_ANN", true, "build and use the IVF index for broad vector queries of the embedded engine (false: the sketch screen over every candidate)")
 	renumber := fs.Bool("renumber", "PROSPECT_RENUMBER", true, "at shutdown, renumber the embedded engine's companies into the IVF index's list order when they stray from it (about a minute at 10M companies; false for hosts that stop the process sooner)")
+	upgradeContacts := fs.Bool("upgrade-contacts", "PROSPECT_UPGRADE_CONTACTS", true, "after the contact index load, rewrite once, in the background, the embedded engine's contact entries written by versions before the resident email-pattern votes (about 4 minutes of two cores and one more copy of the entries on disk at 15M contacts; false keeps the profile reads instead)")
 	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
@@ -227,7 +228,9 @@ func runServe(ctx context.Context, args []string) error {
 				return
 			}
 			log.Info().Dur("took", time.Since(t)).Msg("contact index loaded")
-			upgradeContactEntries(ctx, eng, log)
+			if *upgradeContacts {
+				upgradeContactEntries(ctx, eng, log)
+			}
 		}()
 	}
 	return srv.Listen(ctx, *addr)
