@@ -33,13 +33,13 @@ type ContactSearch struct {
 	MaxCompanies  int
 	Offset, Limit int
 	WithVectors   bool
-	// Ranked, when set, is called once, after the ranking has chosen the
-	// hits and before their profiles are read, with the hits' employer
-	// domains in the order of their first hit. A caller starts reading
-	// what it needs of those employers then, beside the engine's reads of
-	// the contacts: on an index larger than the page cache both wait on
-	// the disk. It must not block. It is not called when the search fails
-	// before the ranking.
+	// Ranked, when set, is called once before SearchContacts returns, after
+	// the ranking has chosen the hits and before their profiles are read,
+	// with the hits' employer domains in the order of their first hit. A
+	// caller starts reading what it needs of those employers then, beside
+	// the engine's reads of the contacts: on an index larger than the page
+	// cache both wait on the disk. It must not block. It is not called
+	// when the search fails before the ranking.
 	Ranked func(domains []string)
 }
 

@@ -49,7 +49,7 @@ var contactExactMax, contactPoolMin, contactPoolPerContact = 20_000, 2000, 5
 // The sketches' layout. The sketch pass reads one sketch a candidate, and
 // a broad filter's candidates lie all over the id space (ids follow the
 // persona ids): in id order each read is a miss to main memory, ~40 ns of
-// CPU a candidate even in blocks, 25 ms of the p95 request at 15M
+// CPU a candidate even in blocks, 25 ms of CPU in the p95 request at 15M
 // contacts (629,000 candidates). Persona searches nearly always name a
 // department and a seniority, so the sketches live in slots ordered by
 // (department, seniority, id): such a filter's candidates are then a few
