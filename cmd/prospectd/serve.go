@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/openprospect/prospectd/account"
 	"github.com/openprospect/prospectd/api"
 	"github.com/openprospect/prospectd/export"
@@ -45,6 +47,7 @@ func runServe(ctx context.Context, args []string) error {
 		"let monitor and run webhooks reach loopback and private addresses (single-tenant setups, tests); off by default")
 	ann := fs.Bool("ann", "PROSPECT_ANN", true, "build and use the IVF index for broad vector queries of the embedded engine (false: the sketch screen over every candidate)")
 	renumber := fs.Bool("renumber", "PROSPECT_RENUMBER", true, "at shutdown, renumber the embedded engine's companies into the IVF index's list order when they stray from it (about a minute at 10M companies; false for hosts that stop the process sooner)")
+	upgradeContacts := fs.Bool("upgrade-contacts", "PROSPECT_UPGRADE_CONTACTS", true, "after the contact index load, rewrite once, in the background, the embedded engine's contact entries written by versions before the resident email-pattern votes (about 4 minutes of two cores and one more copy of the entries on disk at 15M contacts; false keeps the profile reads instead)")
 	runWaves := fs.String("prospecting-waves", "PROSPECT_PROSPECTING_WAVES", "", "wave runs' rollout: organizations whose leads runs are planned as wave runs (all, or comma-separated organization ids; empty: none)")
 	b := addBackendFlags(fs)
 	ef := addEmailFlags(fs)
@@ -225,9 +228,46 @@ func runServe(ctx context.Context, args []string) error {
 				return
 			}
 			log.Info().Dur("took", time.Since(t)).Msg("contact index loaded")
+			if *upgradeContacts {
+				upgradeContactEntries(ctx, eng, log)
+			}
 		}()
 	}
 	return srv.Listen(ctx, *addr)
+}
+
+// contactUpgrader is the embedded engine's upgrade of contact entries
+// written before the email-pattern votes were kept.
+type contactUpgrader interface {
+	PendingContactUpgrades() (int, error)
+	UpgradeContactEntries(context.Context) (embedded.ContactUpgrade, error)
+}
+
+// upgradeContactEntries rewrites, after the contact index load, the
+// entries an older version wrote, so email-pattern votes need no profile
+// reads (a few minutes of background work at 15M contacts, once; a
+// stopped upgrade continues at the next start).
+func upgradeContactEntries(ctx context.Context, eng index.Engine, log zerolog.Logger) {
+	u, ok := eng.(contactUpgrader)
+	if !ok {
+		return
+	}
+	pending, err := u.PendingContactUpgrades()
+	if err != nil || pending == 0 {
+		return // a load error was logged by the caller
+	}
+	log.Info().Int("contacts", pending).Msg("upgrading contact entries written by an older version (email-pattern votes)")
+	t := time.Now()
+	st, err := u.UpgradeContactEntries(ctx)
+	ev := log.Info()
+	switch {
+	case errors.Is(err, embedded.ErrClosed) || ctx.Err() != nil:
+		ev = ev.Str("stopped", "shutting down: the next start continues")
+	case err != nil:
+		ev = log.Error().Err(err)
+	}
+	ev.Int("upgraded", st.Upgraded).Int("current", st.Current).Int("gone", st.Gone).Int("stale", st.Stale).
+		Dur("took", time.Since(t)).Msg("contact entries upgraded")
 }
 
 // demoKey returns the demo organization's key, creating it on first use.

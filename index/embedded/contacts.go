@@ -291,8 +291,7 @@ func newCEntry(c *record.Contact, vec []float32) cEntry {
 	e.rank = seniorityRank(c.Seniority)
 	e.title, e.name = textfold.Words(c.Title), textfold.Words(c.Name)
 	e.scale, e.vec = quantize(vec)
-	e.setNameParts(c.Name)
-	e.vote = e.voteCode()
+	e.setNameVote(c.Name)
 	return e
 }
 
@@ -956,6 +955,9 @@ func (e *Engine) GetContacts(ctx context.Context, ids []int64) ([]record.Contact
 }
 
 func (e *Engine) contactProfile(pid int64) (record.Contact, error) {
+	if contactProfileHook != nil {
+		contactProfileHook(pid)
+	}
 	var c record.Contact
 	v, closer, err := e.db.Get(contactKey(prefixContactProfile, pid))
 	if errors.Is(err, pebble.ErrNotFound) {
@@ -970,6 +972,9 @@ func (e *Engine) contactProfile(pid int64) (record.Contact, error) {
 	}
 	return c, nil
 }
+
+// contactProfileHook, when set (tests), is called on every profile read.
+var contactProfileHook func(pid int64)
 
 // ContactVectors implements index.ContactEngine.
 func (e *Engine) ContactVectors(ctx context.Context, ids []int64) (map[int64][]float32, error) {

@@ -29,8 +29,9 @@ var _ index.EmailPatternVoter = (*Engine)(nil)
 // or else carries them after the vector (cEntry.parts, present only then:
 // no bytes for most entries). Entries written before either have neither:
 // their vote is voteUnknown, and EmailPatternVotes reads the profiles of
-// those in a sample (rewriting the contact, or a refresh of its employer,
-// gives it a vote).
+// those in a sample until UpgradeContactEntries (contactupgrade.go) has
+// rewritten them; rewriting the contact, or a refresh of its employer,
+// gives it a vote too.
 
 // flagFoldedName marks an entry whose folded name's first and last words
 // are patternvote's name parts.
@@ -101,12 +102,28 @@ func (e *cEntry) setNameParts(name string) {
 		e.flags |= flagFoldedName
 		return
 	}
+	e.setPartsOf(name)
+}
+
+// setPartsOf is setNameParts without its shortcut for ASCII names, which
+// takes the entry's folded name to be name's: for entries whose folded
+// name may be another's (UpgradeContactEntries).
+func (e *cEntry) setPartsOf(name string) {
 	first, last := patternvote.NameParts(name)
 	if f, l, ok := foldedParts(e.name); ok && f == first && l == last {
 		e.flags |= flagFoldedName
 		return
 	}
 	e.parts, e.hasParts = first+" "+last, true
+}
+
+// setNameVote gives the entry the name parts of name (the contact's
+// name, which its folded name was made from) and sets its vote byte: what
+// newCEntry does, and what UpgradeContactEntries does to an entry written
+// before the votes were kept.
+func (e *cEntry) setNameVote(name string) {
+	e.setNameParts(name)
+	e.vote = e.voteCode()
 }
 
 // asciiLettersSpaces reports whether s has only ASCII letters and

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cockroachdb/pebble"
@@ -90,11 +91,17 @@ func searchTallies(t *testing.T, e *Engine, domains []string, sample int) []patt
 	return out
 }
 
-func checkVotes(t *testing.T, e *Engine, domains []string, stage string) {
+// checkVotes compares EmailPatternVotes with the search path (samples
+// of 200, 7 and 1) and returns how many profiles EmailPatternVotes read.
+func checkVotes(t *testing.T, e *Engine, domains []string, stage string) (reads int) {
 	t.Helper()
+	var n atomic.Int64
+	defer func() { contactProfileHook = nil }()
 	for _, sample := range []int{200, 7, 1} {
 		want := searchTallies(t, e, domains, sample)
+		contactProfileHook = func(int64) { n.Add(1) } // EmailPatternVotes' reads only
 		got, err := e.EmailPatternVotes(context.Background(), domains, sample)
+		contactProfileHook = nil
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,6 +116,68 @@ func checkVotes(t *testing.T, e *Engine, domains []string, stage string) {
 			t.Fatalf("%s: only %d addresses counted: the fixture does not exercise the votes", stage, counted)
 		}
 	}
+	return int(n.Load())
+}
+
+// voteFixture writes contacts of many domains into e (a new index, its
+// meta set here): a domain of 900 (more than 200 with addresses: the
+// sample cut), one of 230 and 60 of 1-40. It returns the domains to ask
+// for (with one without contacts and a repeat) and the documents, in the
+// order written.
+func voteFixture(t *testing.T, e *Engine, rng *rand.Rand) (asked []string, docs []index.ContactDoc) {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
+		t.Fatal(err)
+	}
+	domains := []string{"big.example", "mid.example"}
+	for i := 0; i < 60; i++ {
+		domains = append(domains, fmt.Sprintf("d%d.example", i))
+	}
+	pid := int64(0)
+	add := func(d string, n int) {
+		for range n {
+			pid++
+			docs = append(docs, voteDoc(rng, voteContact(rng, pid, d)))
+		}
+	}
+	add("big.example", 900)
+	add("mid.example", 230)
+	for _, d := range domains[2:] {
+		add(d, 1+rng.IntN(40))
+	}
+	rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
+	if _, err := e.UpsertContacts(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]string{}, domains...), "none.example", domains[5]), docs
+}
+
+// downgradeEntries rewrites the stored entries of pids as they were
+// written before the votes were kept (no folded-name flag, no name parts)
+// and returns the entries' bytes as they were.
+func downgradeEntries(t testing.TB, e *Engine, pids []int64) map[int64][]byte {
+	t.Helper()
+	was := make(map[int64][]byte, len(pids))
+	for _, pid := range pids {
+		key := contactKey(prefixContactEntry, pid)
+		v, closer, err := e.db.Get(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		was[pid] = slices.Clone(v)
+		closer.Close()
+		var en cEntry
+		if err := en.unmarshal(was[pid], nil); err != nil {
+			t.Fatal(err)
+		}
+		en.flags &^= flagFoldedName
+		en.hasParts = false
+		if err := e.db.Set(key, en.marshal(nil), pebble.Sync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return was
 }
 
 // TestEmailPatternVotesMatchSearch: the resident tallies equal the ones
@@ -125,31 +194,8 @@ func TestEmailPatternVotesMatchSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { e.Close() }()
-	if err := e.SetMeta(ctx, index.Meta{EmbedderID: "x", Dimension: enginetest.Dim}); err != nil {
-		t.Fatal(err)
-	}
-	domains := []string{"big.example", "mid.example"}
-	for i := 0; i < 60; i++ {
-		domains = append(domains, fmt.Sprintf("d%d.example", i))
-	}
-	var docs []index.ContactDoc
-	pid := int64(0)
-	add := func(d string, n int) {
-		for range n {
-			pid++
-			docs = append(docs, voteDoc(rng, voteContact(rng, pid, d)))
-		}
-	}
-	add("big.example", 900) // more than 200 with addresses: the sample cut
-	add("mid.example", 230)
-	for _, d := range domains[2:] {
-		add(d, 1+rng.IntN(40))
-	}
-	rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
-	if _, err := e.UpsertContacts(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
-	asked := append(append([]string{}, domains...), "none.example", domains[5])
+	asked, docs := voteFixture(t, e, rng)
+	domains := asked[:len(asked)-2]
 	checkVotes(t, e, asked, "written")
 
 	// Replace a third (a new name, address, rank or employer) and delete
@@ -174,29 +220,13 @@ func TestEmailPatternVotesMatchSearch(t *testing.T) {
 	checkVotes(t, e, asked, "replaced and deleted")
 
 	// Reload with every fourth live entry as written before the votes.
-	old := 0
+	var old []int64
 	for i, d := range docs {
-		if i%4 != 1 || i%10 == 9 {
-			continue
+		if i%4 == 1 && i%10 != 9 {
+			old = append(old, d.Contact.PersonaID)
 		}
-		key := contactKey(prefixContactEntry, d.Contact.PersonaID)
-		v, closer, err := e.db.Get(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var en cEntry
-		err = en.unmarshal(v, nil)
-		closer.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		en.flags &^= flagFoldedName
-		en.hasParts = false
-		if err := e.db.Set(key, en.marshal(nil), pebble.Sync); err != nil {
-			t.Fatal(err)
-		}
-		old++
 	}
+	downgradeEntries(t, e, old)
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -214,10 +244,12 @@ func TestEmailPatternVotesMatchSearch(t *testing.T) {
 			unknown++
 		}
 	}
-	if unknown != old {
-		t.Fatalf("%d contacts without a vote after the reload, %d entries written without", unknown, old)
+	if unknown != len(old) {
+		t.Fatalf("%d contacts without a vote after the reload, %d entries written without", unknown, len(old))
 	}
-	checkVotes(t, e, asked, "reloaded, some old entries")
+	if reads := checkVotes(t, e, asked, "reloaded, some old entries"); reads == 0 {
+		t.Fatal("no profile read for the old entries")
+	}
 }
 
 // TestVoteEntryRoundTrip: an entry's name parts survive marshal and
