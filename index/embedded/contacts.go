@@ -75,7 +75,6 @@ type contactIndex struct {
 	signs  [][]uint64
 	signAt []uint32
 	signN  uint32
-	depts  map[string]uint8 // the load's department numbers (signGroup)
 	// signSpare holds sketch chunks allocated ahead for setSign
 	// (signChunk), signBlock at a time.
 	signSpare [][]uint64
@@ -426,7 +425,7 @@ func (e *Engine) LoadContacts() error {
 }
 
 func newContactIndex() *contactIndex {
-	x := &contactIndex{ids: map[int64]uint32{}, domIDs: map[string]uint32{}, depts: map[string]uint8{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
+	x := &contactIndex{ids: map[int64]uint32{}, domIDs: map[string]uint32{}, live: roaring.New(), post: map[index.Field]map[string]*roaring.Bitmap{},
 		flags: map[index.Field]*roaring.Bitmap{}, words: map[string]*roaring.Bitmap{},
 		uniq: map[index.Field]map[uint64]uint32{}, dups: map[index.Field]map[uint64][]uint32{}}
 	for _, f := range contactKeyword {
@@ -536,12 +535,13 @@ func (e *Engine) loadContacts() (*contactIndex, error) {
 	var asm sync.WaitGroup
 	asm.Add(2)
 	var groups []uint16 // each contact's sketch group (layoutSigns)
+	depts := map[string]uint8{}
 	go func() {
 		defer asm.Done()
 		for d := range rows {
 			for i := range d.entries {
 				x.loadRow(d.first+uint32(i), d.ids[i], &d.entries[i])
-				groups = append(groups, x.signGroup(&d.entries[i]))
+				groups = append(groups, signGroup(depts, &d.entries[i]))
 			}
 		}
 	}()

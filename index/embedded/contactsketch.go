@@ -63,18 +63,18 @@ var contactExactMax, contactPoolMin, contactPoolPerContact = 20_000, 2000, 5
 const noSign = ^uint32(0)
 
 // signGroup is contact en's sketch group: its department (numbered in
-// the order the load meets them; the 256th and later share the last
-// number) and its seniority rank.
-func (x *contactIndex) signGroup(en *cEntry) uint16 {
+// depts in the order the load meets them; the 256th and later share the
+// last number) and its seniority rank.
+func signGroup(depts map[string]uint8, en *cEntry) uint16 {
 	dept := ""
 	if v := en.kw[departmentKw]; len(v) > 0 {
 		dept = v[0]
 	}
-	n, ok := x.depts[dept]
+	n, ok := depts[dept]
 	if !ok {
-		n = uint8(min(len(x.depts), 255))
-		if len(x.depts) < 256 {
-			x.depts[strings.Clone(dept)] = n
+		n = uint8(min(len(depts), 255))
+		if len(depts) < 256 {
+			depts[strings.Clone(dept)] = n
 		}
 	}
 	return uint16(n)<<3 | uint16(en.rank&7)
@@ -100,7 +100,6 @@ func (x *contactIndex) layoutSigns(groups []uint16) {
 		start[g]++
 	}
 	x.signN = uint32(len(groups))
-	x.depts = nil // only the load numbers departments
 	if x.dim > 0 {
 		x.signs = sketchSlots(x.vecs, x.dim, x.signAt, x.signN)
 	}
